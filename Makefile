@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Top-level build for the out-of-tree SMC-R module, its tools and tests.
+#
+#   make            build net/smc/smc.ko, smc_diag.ko and the tools
+#   make check      run every test on the QEMU rig (see README.md)
+#   make demo       boot two hosts and show an AF_SMC application
+#   make install    install the modules into /lib/modules/<rel>/updates
+#
+# KVER=6.12 (default) or 6.1 chooses the target kernel; scripts/setup.sh
+# fetches it and builds the matching build chroot.  KDIR=<headers> builds
+# natively against other kernel headers instead of in the chroot.
+
+KVER ?= 6.12
+SMC_CACHE ?= $(HOME)/.cache/smc-r
+export KVER SMC_CACHE
+
+ENVF := $(SMC_CACHE)/env-$(KVER).sh
+W ?= 1
+
+.PHONY: all setup module tools check demo install clean checkpatch bench
+
+all: module tools
+
+setup:
+	scripts/setup.sh
+
+$(ENVF):
+	scripts/setup.sh
+
+ifeq ($(KDIR),)
+module: $(ENVF)
+	. $(ENVF) && scripts/chroot-run.sh make -C $$SMC_KDIR M=/src/net/smc \
+		W=$(W) modules
+else
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/net/smc W=$(W) modules
+endif
+
+tools:
+	$(MAKE) -C scripts/rig
+	$(MAKE) -C tools/smc
+	$(MAKE) -C tools/testing/selftests/net/smc
+
+check: all
+	scripts/check.sh
+
+demo: all
+	scripts/demo.sh
+
+checkpatch: $(ENVF)
+	scripts/checkpatch.sh
+
+# Install into the running kernel's (or KREL's) module tree; the distro
+# module stays in kernel/net/smc, ours in updates/ takes precedence.
+KREL ?= $(shell uname -r)
+install:
+	install -D -m 0644 net/smc/smc.ko \
+		$(INSTALL_MOD_PATH)/lib/modules/$(KREL)/updates/smc.ko
+	install -D -m 0644 net/smc/smc_diag.ko \
+		$(INSTALL_MOD_PATH)/lib/modules/$(KREL)/updates/smc_diag.ko
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KREL)
+
+clean:
+	-. $(ENVF) 2>/dev/null && scripts/chroot-run.sh make -C $$SMC_KDIR \
+		M=/src/net/smc clean
+	$(MAKE) -C scripts/rig clean
+	$(MAKE) -C tools/smc clean
+	$(MAKE) -C tools/testing/selftests/net/smc clean
+	rm -rf out

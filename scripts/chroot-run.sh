@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run a command inside the build chroot that scripts/setup.sh made, with
+# the source tree bind-mounted at /src.  Mounts live in a private mount
+# namespace, so nothing is left behind when the command ends.
+#
+#   scripts/chroot-run.sh make -C /usr/src/linux-headers-... M=/src/net/smc
+set -euo pipefail
+KVER=${KVER:-6.12}
+CACHE=${SMC_CACHE:-$HOME/.cache/smc-r}
+envf=$CACHE/env-$KVER.sh
+[ -f "$envf" ] || { echo "chroot-run: run scripts/setup.sh first" >&2; exit 1; }
+# shellcheck source=/dev/null
+. "$envf"
+top=$(cd "$(dirname "$0")/.." && pwd)
+rel=${PWD#"$top"}
+[ "$rel" = "$PWD" ] && rel=
+exec unshare -m --propagation private /bin/sh -c '
+	set -e
+	root=$1; top=$2; rel=$3; shift 3
+	mount --bind "$top" "$root/src"
+	mount -t proc proc "$root/proc"
+	mount --bind /dev "$root/dev"
+	exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME=/root LANG=C.UTF-8 /bin/sh -c "cd \"/src$rel\" && exec \"\$@\"" sh "$@"
+' sh "$SMC_CHROOT" "$top" "$rel" "$@"
