@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# PID 1 of a rig host (started by the initramfs on the shared host root).
+#
+# Brings up the links and their Soft-RoCE devices, starts the rigd agent on
+# the management link and, on host A, runs the job the controller left in
+# the output share, then powers both hosts off.
+#
+#   links (MAC 52:54:00:00:<link>:<host>, host 1 = A, 2 = B):
+#     mgmt 10.9.0.<h>/24                    agent traffic only
+#     net1 10.9.1.<h>/24 fd00:9:1::<h>/64   rxe1   data link 1
+#     net2 10.9.2.<h>/24 fd00:9:2::<h>/64   rxe2   data link 2
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp/home LANG=C.UTF-8 TERM=dumb
+mkdir -p "$HOME"
+
+# the lower layer shows the host's own /proc and /sys: mount fresh ones
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts 2>/dev/null
+mount -t tmpfs tmpfs /dev/shm 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	rig.host=*) host=${arg#rig.host=} ;;
+	rig.nhosts=*) nhosts=${arg#rig.nhosts=} ;;
+	rig.repo=*) repo=${arg#rig.repo=} ;;
+	rig.out=*) out=${arg#rig.out=} ;;
+	esac
+done
+case "$host" in A) h=1 ;; B) h=2 ;; *) h=1 host=A ;; esac
+peer_h=$((3 - h))
+hostname "$host"
+
+log() { echo "rig[$host]: $*" >/dev/console; }
+
+poweroff_now() {
+	sync
+	echo o >/proc/sysrq-trigger
+	sleep 100000
+}
+
+# no udev here: load the NIC driver ourselves
+modprobe virtio_net
+ip link set lo up
+for dev in /sys/class/net/*; do
+	name=${dev##*/}
+	mac=$(cat "$dev/address")
+	case "$mac" in
+	52:54:00:00:00:*) new=mgmt ;;
+	52:54:00:00:01:*) new=net1 ;;
+	52:54:00:00:02:*) new=net2 ;;
+	*) continue ;;
+	esac
+	ip link set dev "$name" name "$new"
+done
+for l in 0 1 2; do
+	dev=net$l
+	[ $l = 0 ] && dev=mgmt
+	ip link show "$dev" >/dev/null 2>&1 || continue
+	ip addr add "10.9.$l.$h/24" dev "$dev"
+	[ $l != 0 ] && ip -6 addr add "fd00:9:$l::$h/64" dev "$dev" nodad
+	ip link set "$dev" up
+done
+
+modprobe crc32_generic 2>/dev/null
+if modprobe rdma_rxe; then
+	for l in 1 2; do
+		ip link show "net$l" >/dev/null 2>&1 &&
+			rdma link add "rxe$l" type rxe netdev "net$l"
+	done
+else
+	log "rdma_rxe did not load"
+fi
+
+"$repo/scripts/rig/rigd" serve "10.9.0.$h" &
+
+export SMC_RIG_HOST=$host
+export SMC_LOCAL_IP=10.9.1.$h SMC_PEER_IP=10.9.1.$peer_h
+export SMC_LOCAL_IP2=10.9.2.$h SMC_PEER_IP2=10.9.2.$peer_h
+export SMC_LOCAL_IP6=fd00:9:1::$h SMC_PEER_IP6=fd00:9:1::$peer_h
+export SMC_PEER_EXEC="$repo/scripts/rig/rigd exec 10.9.0.$peer_h"
+export SMC_RIG_OUT=$out
+[ "${nhosts:-2}" = 1 ] && unset SMC_PEER_EXEC
+
+log "ready after $(cut -d' ' -f1 /proc/uptime)s"
+if [ "$host" != A ]; then
+	wait
+	poweroff_now
+fi
+
+if [ "${nhosts:-2}" != 1 ] && ! "$repo/scripts/rig/rigd" wait "10.9.0.$peer_h" 120; then
+	log "peer did not come up"
+	echo 255 >"$out/rc"
+	poweroff_now
+fi
+# IPv6 addresses are nodad, but the links must be up before tests start
+for l in 1 2; do
+	ip link show "net$l" >/dev/null 2>&1 || continue
+	ping -c 1 -W 5 -I "net$l" "10.9.$l.$peer_h" >/dev/null 2>&1 ||
+		[ "${nhosts:-2}" = 1 ] || log "net$l: peer does not answer"
+done
+log "test start after $(cut -d' ' -f1 /proc/uptime)s"
+echo "$(cut -d' ' -f1 /proc/uptime)" >"$out/test-start"
+cd "$repo" || poweroff_now
+bash "$out/job.sh" >/dev/hvc0 2>&1 </dev/null
+echo $? >"$out/rc"
+log "job finished rc=$(cat "$out/rc")"
+[ "${nhosts:-2}" = 1 ] ||
+	timeout 10 "$repo/scripts/rig/rigd" exec "10.9.0.$peer_h" \
+		'sync; (sleep 0.3; echo o >/proc/sysrq-trigger) </dev/null >/dev/null 2>&1 &' \
+		>/dev/null 2>&1
+poweroff_now
