@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
+ *
+ * Private definitions shared by the parts of smc.ko and by smc_diag.ko.
+ */
+#ifndef _NET_SMC_PRIV_H
+#define _NET_SMC_PRIV_H
+
+#include <linux/bitops.h>
+#include <linux/net.h>
+#include <linux/smc_diag.h>
+#include <linux/socket.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <net/sock.h>
+
+#include "smc_compat.h"
+
+/* protocol argument of socket(AF_SMC, SOCK_STREAM, proto) */
+#define SMCPROTO_SMC		0	/* IPv4 clcsock */
+#define SMCPROTO_SMC6		1	/* IPv6 clcsock */
+
+/*
+ * SMC socket states, as reported in smc_diag's diag_state.  SMC_LISTEN
+ * deliberately equals TCP_LISTEN: the core answers SO_ACCEPTCONN by
+ * comparing sk_state with TCP_LISTEN.
+ */
+enum smc_state {
+	SMC_ACTIVE		= 1,
+	SMC_INIT		= 2,
+	SMC_CLOSED		= 7,
+	SMC_LISTEN		= 10,
+	SMC_PEERCLOSEWAIT1	= 20,
+	SMC_PEERCLOSEWAIT2	= 21,
+	SMC_APPCLOSEWAIT1	= 22,
+	SMC_APPCLOSEWAIT2	= 23,
+	SMC_APPFINCLOSEWAIT	= 24,
+	SMC_PEERFINCLOSEWAIT	= 25,
+	SMC_PEERABORTWAIT	= 26,
+	SMC_PROCESSABORT	= 27,
+};
+
+/* CLC decline and fallback reason codes (peer diagnosis code space) */
+#define SMC_CLC_DECL_MEM		0x01010000 /* out of memory */
+#define SMC_CLC_DECL_TIMEOUT_CL		0x02010000 /* no CONFIRM_LINK */
+#define SMC_CLC_DECL_TIMEOUT_AL		0x02020000 /* no ADD_LINK */
+#define SMC_CLC_DECL_CNFERR		0x03000000 /* configuration error */
+#define SMC_CLC_DECL_PEERNOSMC		0x03010000 /* no SMC TCP option */
+#define SMC_CLC_DECL_IPSEC		0x03020000 /* IPsec in use */
+#define SMC_CLC_DECL_NOSMCDEV		0x03030000 /* no SMC device */
+#define SMC_CLC_DECL_NOSMCDDEV		0x03030001 /* no SMC-D device */
+#define SMC_CLC_DECL_NOSMCRDEV		0x03030002 /* no SMC-R device */
+#define SMC_CLC_DECL_NOISM2SUPP		0x03030003 /* no ISMv2 support */
+#define SMC_CLC_DECL_NOV2EXT		0x03030004 /* no v2 extension */
+#define SMC_CLC_DECL_NOV2DEXT		0x03030005 /* no SMC-Dv2 extension */
+#define SMC_CLC_DECL_NOSEID		0x03030006 /* no SEID */
+#define SMC_CLC_DECL_NOSMCD2DEV		0x03030007 /* no SMC-Dv2 device */
+#define SMC_CLC_DECL_NOUEID		0x03030008 /* no UEID (match) */
+#define SMC_CLC_DECL_RELEASEERR		0x03030009 /* release negotiation */
+#define SMC_CLC_DECL_MAXCONNERR		0x0303000a /* max_conns negotiation */
+#define SMC_CLC_DECL_MAXLINKERR		0x0303000b /* max_links negotiation */
+#define SMC_CLC_DECL_MODEUNSUPP		0x03040000 /* mode not proposed */
+#define SMC_CLC_DECL_RMBE_EC		0x03050000 /* peer uses eyecatchers */
+#define SMC_CLC_DECL_OPTUNSUPP		0x03060000 /* fastopen requested */
+#define SMC_CLC_DECL_DIFFPREFIX		0x03070000 /* IP prefix mismatch */
+#define SMC_CLC_DECL_GETVLANERR		0x03080000 /* cannot get VLAN id */
+#define SMC_CLC_DECL_ISMVLANERR		0x03090000 /* cannot register VLAN */
+#define SMC_CLC_DECL_NOACTLINK		0x030a0000 /* no active link */
+#define SMC_CLC_DECL_NOSRVLINK		0x030b0000 /* server link not found */
+#define SMC_CLC_DECL_VERSMISMAT		0x030c0000 /* version mismatch */
+#define SMC_CLC_DECL_MAX_DMB		0x030d0000 /* SMC-D DMB limit */
+#define SMC_CLC_DECL_NOROUTE		0x030e0000 /* SMC-Rv2: no route */
+#define SMC_CLC_DECL_NOINDIRECT		0x030f0000 /* SMC-Rv2: not indirect */
+#define SMC_CLC_DECL_SYNCERR		0x04000000 /* link group out of sync */
+#define SMC_CLC_DECL_PEERDECL		0x05000000 /* peer declined */
+#define SMC_CLC_DECL_INTERR		0x09990000 /* internal error */
+#define SMC_CLC_DECL_ERR_RTOK		0x09990001 /* rtoken handling */
+#define SMC_CLC_DECL_ERR_RDYLNK		0x09990002 /* QP ready */
+#define SMC_CLC_DECL_ERR_REGBUF		0x09990003 /* buffer registration */
+
+/* Bits of smc_sock->flags */
+enum {
+	SMC_SOCK_MODE_DECIDED,	/* INIT -> SMC/fallback transition done */
+	SMC_SOCK_HOOKED,	/* our clcsk callbacks are installed */
+	SMC_SOCK_ACCEPTED,	/* server side: created by accept() */
+};
+
+/**
+ * struct smc_sock - an AF_SMC socket
+ * @sk: the SMC sock; must be first, the sk allocators size it by obj_size
+ * @clcsock: internal TCP socket carrying CLC and, in fallback, all data;
+ *	valid from create/accept until release, which first unhashes @sk
+ * @clcsk_state_change: clcsk callback replaced by ours, called from it
+ * @clcsk_error_report: clcsk callback replaced by ours, called from it
+ * @flags: SMC_SOCK_* bits, atomic
+ * @err_lock: serialises the mirroring of clcsk errors (@clcsk_err)
+ * @clcsk_err: the clcsk error mirrored into @sk.sk_err, 0 if none;
+ *	lets SO_ERROR on the SMC sock and TCP consume one error only once
+ * @fallback_rsn: why this socket uses TCP (SMC_CLC_DECL_*), 0 if not
+ * @peer_diagnosis: diagnosis code the peer sent in a decline, 0 if none
+ * @use_fallback: data goes over @clcsock; lockless readers
+ * @mode: SMC_DIAG_MODE_* value reported by sock_diag
+ * @limit_hs: SOL_SMC/SMC_LIMIT_HS; under the SMC sock lock
+ *
+ * sk_state follows enum smc_state.  It is changed under the SMC sock
+ * lock, except INIT -> ACTIVE which the clcsk state callback may do.
+ */
+struct smc_sock {
+	struct sock		sk;
+	struct socket		*clcsock;
+	void			(*clcsk_state_change)(struct sock *sk);
+	void			(*clcsk_error_report)(struct sock *sk);
+	unsigned long		flags;
+	spinlock_t		err_lock;	/* guards clcsk_err */
+	int			clcsk_err;
+	u32			fallback_rsn;
+	u32			peer_diagnosis;
+	bool			use_fallback;
+	u8			mode;
+	bool			limit_hs;
+};
+
+static inline struct smc_sock *smc_sk(const struct sock *sk)
+{
+	return container_of(sk, struct smc_sock, sk);
+}
+
+/* smc_sock.c */
+extern struct proto smc_proto;
+extern struct proto smc_proto6;
+extern const struct proto_ops smc_sock_ops;
+struct sock *smc_sock_alloc(struct net *net, struct socket *sock,
+			    int protocol, int kern);
+void smc_sock_free_unattached(struct sock *sk);
+int smc_sock_create(struct net *net, struct socket *sock, int protocol,
+		    int kern);
+int smc_sock_release(struct socket *sock);
+int smc_sock_walk(struct net *net, long *pos,
+		  int (*fn)(struct sock *sk, void *arg), void *arg);
+
+/* smc_clcsock.c */
+void smc_clcsock_attach(struct smc_sock *smc, struct socket *clcsock);
+void smc_clcsock_detach(struct smc_sock *smc);
+void smc_clcsock_hook(struct smc_sock *smc);
+void smc_clcsock_unhook(struct smc_sock *smc);
+void smc_clcsock_sync(struct smc_sock *smc);
+void smc_clcsock_copy_settings(struct smc_sock *smc);
+void smc_switch_to_fallback(struct smc_sock *smc, u32 reason);
+
+/* smc_ops.c */
+int smc_accept(struct socket *sock, struct socket *newsock,
+	       struct proto_accept_arg *arg);
+struct socket *smc_clc_get(struct socket *sock);
+
+/* smc_sockopt.c */
+int smc_setsockopt(struct socket *sock, int level, int optname,
+		   sockptr_t optval, unsigned int optlen);
+int smc_getsockopt(struct socket *sock, int level, int optname,
+		   char __user *optval, int __user *optlen);
+
+/* smc_stats.c */
+int smc_stats_init(void);
+void smc_stats_exit(void);
+unsigned int smc_stats_fback_index(u32 reason);
+void smc_stats_fback_inc(struct net *net, bool server, u32 reason);
+
+/* smc_debugfs.c */
+void smc_debugfs_init(void);
+void smc_debugfs_exit(void);
+
+#endif /* _NET_SMC_PRIV_H */

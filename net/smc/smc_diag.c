@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
+ *
+ * sock_diag for AF_SMC (smc_diag.ko): answers SOCK_DIAG_BY_FAMILY dumps
+ * with one struct smc_diag_msg plus SMC_DIAG_* attributes per socket of
+ * the requester's network namespace, as smcss expects.
+ */
+
+#include <linux/inet_diag.h>
+#include <linux/module.h>
+#include <linux/net.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
+#include <linux/smc_diag.h>
+#include <net/inet_sock.h>
+#include <net/ipv6.h>
+#include <net/netlink.h>
+#include <net/sock.h>
+
+#include "smc.h"
+
+struct smc_diag_ctx {
+	struct sk_buff *skb;
+	struct netlink_callback *cb;
+};
+
+/* the addresses and ports are the clcsock's, the TCP 4-tuple on the wire */
+static void smc_diag_fill_id(struct sock *sk, struct inet_diag_sockid *id)
+{
+	struct sock *clcsk = smc_sk(sk)->clcsock->sk;
+	struct inet_sock *inet = inet_sk(clcsk);
+
+	id->idiag_sport = inet->inet_sport;
+	id->idiag_dport = inet->inet_dport;
+	id->idiag_if = READ_ONCE(clcsk->sk_bound_dev_if);
+	sock_diag_save_cookie(sk, id->idiag_cookie);
+#if IS_ENABLED(CONFIG_IPV6)
+	if (clcsk->sk_family == AF_INET6) {
+		memcpy(id->idiag_src, &clcsk->sk_v6_rcv_saddr,
+		       sizeof(id->idiag_src));
+		memcpy(id->idiag_dst, &clcsk->sk_v6_daddr,
+		       sizeof(id->idiag_dst));
+		return;
+	}
+#endif
+	id->idiag_src[0] = inet->inet_rcv_saddr;
+	id->idiag_dst[0] = inet->inet_daddr;
+}
+
+static int smc_diag_fill(struct sock *sk, void *arg)
+{
+	struct smc_diag_ctx *ctx = arg;
+	struct netlink_callback *cb = ctx->cb;
+	struct smc_sock *smc = smc_sk(sk);
+	struct smc_diag_fallback fb;
+	struct sk_buff *skb = ctx->skb;
+	struct smc_diag_msg *r;
+	struct nlmsghdr *nlh;
+
+	nlh = nlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			cb->nlh->nlmsg_type, sizeof(*r), NLM_F_MULTI);
+	if (!nlh)
+		return -EMSGSIZE;
+
+	r = nlmsg_data(nlh);
+	memset(r, 0, sizeof(*r));
+	r->diag_family = sk->sk_family;
+	r->diag_state = READ_ONCE(sk->sk_state);
+	r->diag_mode = READ_ONCE(smc->mode);
+	smc_diag_fill_id(sk, &r->id);
+	r->diag_uid = from_kuid_munged(sk_user_ns(NETLINK_CB(cb->skb).sk),
+				       sock_i_uid(sk));
+	r->diag_inode = sock_i_ino(sk);
+
+	if (nla_put_u8(skb, SMC_DIAG_SHUTDOWN, READ_ONCE(sk->sk_shutdown)))
+		goto cancel;
+
+	fb.reason = READ_ONCE(smc->fallback_rsn);
+	fb.peer_diagnosis = READ_ONCE(smc->peer_diagnosis);
+	if (nla_put(skb, SMC_DIAG_FALLBACK, sizeof(fb), &fb))
+		goto cancel;
+
+	/* CONNINFO, LGRINFO and DMBINFO need an SMC connection: none yet */
+	nlmsg_end(skb, nlh);
+	return 0;
+
+cancel:
+	nlmsg_cancel(skb, nlh);
+	return -EMSGSIZE;
+}
+
+/* cb->args[0..1] is the smc_sock_walk() cursor */
+static int smc_diag_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct smc_diag_ctx ctx = { .skb = skb, .cb = cb };
+
+	smc_sock_walk(sock_net(skb->sk), &cb->args[0], smc_diag_fill, &ctx);
+	return skb->len;
+}
+
+static int smc_diag_handler_dump(struct sk_buff *skb, struct nlmsghdr *h)
+{
+	struct net *net = sock_net(skb->sk);
+	struct netlink_dump_control c = {
+		.dump = smc_diag_dump,
+		.min_dump_alloc = SKB_WITH_OVERHEAD(32768),
+	};
+
+	if (nlmsg_len(h) < (int)sizeof(struct smc_diag_req))
+		return -EINVAL;
+	/* sockets are looked at only in bulk */
+	if (!(h->nlmsg_flags & NLM_F_DUMP))
+		return -EOPNOTSUPP;
+	return netlink_dump_start(net->diag_nlsk, skb, h, &c);
+}
+
+static const struct sock_diag_handler smc_diag_handler = {
+#ifdef SMC_HAVE_DIAG_OWNER
+	.owner	= THIS_MODULE,
+#endif
+	.family	= AF_SMC,
+	.dump	= smc_diag_handler_dump,
+};
+
+static int __init smc_diag_init(void)
+{
+	return sock_diag_register(&smc_diag_handler);
+}
+
+static void __exit smc_diag_exit(void)
+{
+	sock_diag_unregister(&smc_diag_handler);
+}
+
+module_init(smc_diag_init);
+module_exit(smc_diag_exit);
+
+MODULE_DESCRIPTION("SMC socket monitoring via sock_diag");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_NETLINK, NETLINK_SOCK_DIAG, 43 /* AF_SMC */);

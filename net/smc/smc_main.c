@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
+ *
+ * Module entry: registers the AF_SMC address family.
+ */
+
+#define pr_fmt(fmt) "smc: " fmt
+
+#include <linux/init.h>
+#include <linux/module.h>
+#include <linux/net.h>
+#include <linux/printk.h>
+#include <net/sock.h>
+
+#include "smc.h"
+
+static const struct net_proto_family smc_family_ops = {
+	.family	= PF_SMC,
+	.owner	= THIS_MODULE,
+	.create	= smc_sock_create,
+};
+
+static int __init smc_init(void)
+{
+	int rc;
+
+	/* statistics storage must exist before the first socket */
+	rc = smc_stats_init();
+	if (rc)
+		return rc;
+
+	rc = proto_register(&smc_proto, 1);
+	if (rc)
+		goto out_stats;
+	rc = proto_register(&smc_proto6, 1);
+	if (rc)
+		goto out_proto;
+
+	rc = sock_register(&smc_family_ops);
+	if (rc == -EEXIST) {
+		pr_err("address family %d (AF_SMC) is already registered by another module, probably the distribution's smc.ko; unload it (rmmod smc_diag smc) before loading this one\n",
+		       PF_SMC);
+		goto out_proto6;
+	}
+	if (rc)
+		goto out_proto6;
+
+	smc_debugfs_init();
+	return 0;
+
+out_proto6:
+	proto_unregister(&smc_proto6);
+out_proto:
+	proto_unregister(&smc_proto);
+out_stats:
+	smc_stats_exit();
+	return rc;
+}
+
+static void __exit smc_exit(void)
+{
+	smc_debugfs_exit();
+	/* no new sockets; module references keep us until the last is gone */
+	sock_unregister(PF_SMC);
+	proto_unregister(&smc_proto6);
+	proto_unregister(&smc_proto);
+	smc_stats_exit();
+}
+
+module_init(smc_init);
+module_exit(smc_exit);
+
+MODULE_DESCRIPTION("SMC-R: Shared Memory Communications over RDMA (RFC 7609)");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_NETPROTO(PF_SMC);

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
+ *
+ * Per network namespace statistics.  For now: how often, and why, client
+ * and server sockets fell back to TCP.  Storage is net_generic() memory,
+ * which an out-of-tree module can own; the netlink/proc export comes with
+ * the administration interface.
+ */
+
+#include <linux/atomic.h>
+#include <linux/kernel.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+
+#include "smc.h"
+
+/* reasons with their own counter; anything else is counted as "other" */
+static const u32 smc_fback_codes[] = {
+	SMC_CLC_DECL_MEM,
+	SMC_CLC_DECL_TIMEOUT_CL,
+	SMC_CLC_DECL_TIMEOUT_AL,
+	SMC_CLC_DECL_CNFERR,
+	SMC_CLC_DECL_PEERNOSMC,
+	SMC_CLC_DECL_IPSEC,
+	SMC_CLC_DECL_NOSMCDEV,
+	SMC_CLC_DECL_NOSMCDDEV,
+	SMC_CLC_DECL_NOSMCRDEV,
+	SMC_CLC_DECL_NOISM2SUPP,
+	SMC_CLC_DECL_NOV2EXT,
+	SMC_CLC_DECL_NOV2DEXT,
+	SMC_CLC_DECL_NOSEID,
+	SMC_CLC_DECL_NOSMCD2DEV,
+	SMC_CLC_DECL_NOUEID,
+	SMC_CLC_DECL_RELEASEERR,
+	SMC_CLC_DECL_MAXCONNERR,
+	SMC_CLC_DECL_MAXLINKERR,
+	SMC_CLC_DECL_MODEUNSUPP,
+	SMC_CLC_DECL_RMBE_EC,
+	SMC_CLC_DECL_OPTUNSUPP,
+	SMC_CLC_DECL_DIFFPREFIX,
+	SMC_CLC_DECL_GETVLANERR,
+	SMC_CLC_DECL_ISMVLANERR,
+	SMC_CLC_DECL_NOACTLINK,
+	SMC_CLC_DECL_NOSRVLINK,
+	SMC_CLC_DECL_VERSMISMAT,
+	SMC_CLC_DECL_MAX_DMB,
+	SMC_CLC_DECL_NOROUTE,
+	SMC_CLC_DECL_NOINDIRECT,
+	SMC_CLC_DECL_SYNCERR,
+	SMC_CLC_DECL_PEERDECL,
+	SMC_CLC_DECL_INTERR,
+	SMC_CLC_DECL_ERR_RTOK,
+	SMC_CLC_DECL_ERR_RDYLNK,
+	SMC_CLC_DECL_ERR_REGBUF,
+};
+
+#define SMC_FBACK_SLOTS		(ARRAY_SIZE(smc_fback_codes) + 1)
+
+struct smc_net {
+	/* [0] client sockets, [1] server (accepted) sockets */
+	atomic_long_t	fback[2][SMC_FBACK_SLOTS];
+};
+
+static unsigned int smc_net_id __read_mostly;
+
+static struct pernet_operations smc_net_ops = {
+	.id	= &smc_net_id,
+	.size	= sizeof(struct smc_net),
+};
+
+/**
+ * smc_stats_fback_index() - counter slot of a fallback reason
+ * @reason: SMC_CLC_DECL_* code, possibly unknown (e.g. from a peer)
+ *
+ * Context: any context.
+ * Return: the slot; unknown codes share the last one.
+ */
+unsigned int smc_stats_fback_index(u32 reason)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(smc_fback_codes); i++)
+		if (smc_fback_codes[i] == reason)
+			return i;
+	return ARRAY_SIZE(smc_fback_codes);
+}
+
+/**
+ * smc_stats_fback_inc() - count one fallback to TCP
+ * @net: namespace of the socket
+ * @server: the socket was accepted rather than connected
+ * @reason: SMC_CLC_DECL_* code
+ *
+ * Context: any context.
+ */
+void smc_stats_fback_inc(struct net *net, bool server, u32 reason)
+{
+	struct smc_net *sn = net_generic(net, smc_net_id);
+
+	atomic_long_inc(&sn->fback[server][smc_stats_fback_index(reason)]);
+}
+
+/**
+ * smc_stats_init() - set up the per-namespace statistics
+ *
+ * Must precede socket registration: every socket's netns needs storage.
+ *
+ * Context: module init.
+ * Return: 0 or a negative errno.
+ */
+int smc_stats_init(void)
+{
+	return register_pernet_subsys(&smc_net_ops);
+}
+
+/**
+ * smc_stats_exit() - free the per-namespace statistics
+ *
+ * Context: module exit, after the last socket is gone.
+ */
+void smc_stats_exit(void)
+{
+	unregister_pernet_subsys(&smc_net_ops);
+}
