@@ -40,7 +40,7 @@ mkdir -p "$CACHE"
 host_pkgs=(qemu-system-x86 qemu-utils mmdebstrap busybox-static rdma-core
 	   ibverbs-utils perftest iproute2 kmod xz-utils zstd cpio
 	   ca-certificates shellcheck codespell sparse make gcc libc6-dev
-	   util-linux procps iputils-ping bc)
+	   util-linux procps iputils-ping bc binutils)
 missing=()
 for p in "${host_pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
