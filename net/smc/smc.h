@@ -17,6 +17,9 @@
 
 #include "smc_compat.h"
 
+/* out-of-tree module version, shown by modinfo and /sys/module/smc */
+#define SMC_MODULE_VERSION	"0.1.0"
+
 /* protocol argument of socket(AF_SMC, SOCK_STREAM, proto) */
 #define SMCPROTO_SMC		0	/* IPv4 clcsock */
 #define SMCPROTO_SMC6		1	/* IPv6 clcsock */

@@ -54,8 +54,9 @@ static int smc_setsockopt_smc(struct smc_sock *smc, int optname,
 	struct sock *sk = &smc->sk;
 	int val;
 
+	/* unknown SOL_SMC options: EOPNOTSUPP, as the upstream module says */
 	if (optname != SMC_LIMIT_HS)
-		return -ENOPROTOOPT;
+		return -EOPNOTSUPP;
 	if (optlen < sizeof(int))
 		return -EINVAL;
 	if (copy_from_sockptr(&val, optval, sizeof(int)))
@@ -117,7 +118,7 @@ static int smc_getsockopt_smc(struct smc_sock *smc, int optname,
 	int val, len;
 
 	if (optname != SMC_LIMIT_HS)
-		return -ENOPROTOOPT;
+		return -EOPNOTSUPP;
 	if (get_user(len, optlen))
 		return -EFAULT;
 	if (len < 0)
