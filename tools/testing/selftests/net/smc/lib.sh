@@ -1,0 +1,474 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers shared by the SMC selftests.  Source it from a test script, or
+# run "bash lib.sh <name> [args]" to call smc_lib_<name> (this is how the
+# peer host and the tools' --hook reach these functions).
+#
+# Environment (set by the rig; all optional):
+#   SMC_LOCAL_IP, SMC_PEER_IP, SMC_LOCAL_IP6, SMC_PEER_IP6
+#   SMC_PEER_EXEC            command prefix running one shell command line
+#                            on the peer ("ssh hostB" style); unset means
+#                            single-host mode, the peer side runs here
+#   SMC_SELFTEST_EXPECT_ALL  1: a skipped test counts as a failure
+#   SMC_SELFTEST_FAMILY      tcp: use plain TCP everywhere and skip the
+#                            mode checks (to try the tests without smc.ko)
+#   SMC_SELFTEST_IMPL        ours (default) or distro: the module the
+#                            ours<->ours tests load (distro: to check the
+#                            tests themselves against the reference)
+#   SMC_SELFTEST_EXPECT_MODE expected "MODE REASON" of an AF_SMC socket
+#                            (default "TCP 0x03010000", PEERNOSMC fallback)
+#   SMCSS                    smcss binary (default: tools/smc/smcss)
+
+SMC_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SMC_LIB_REPO=$(cd "$SMC_LIB_DIR/../../../../.." && pwd)
+SMC_LIB_SOCK_TEST=$SMC_LIB_DIR/smc_sock_test
+SMC_LIB_DATA_TEST=$SMC_LIB_DIR/smc_data_test
+SMC_LIB_SMCSS=${SMCSS:-$SMC_LIB_REPO/tools/smc/smcss}
+SMC_LIB_OURS=$SMC_LIB_REPO/net/smc
+SMC_LIB_FAMILY=${SMC_SELFTEST_FAMILY:-smc}
+SMC_LIB_HOOK="bash $SMC_LIB_DIR/lib.sh hook"
+
+# fallback reasons, as smcss prints them (for the sourcing scripts)
+# shellcheck disable=SC2034
+SMC_LIB_OPTUNSUPP=0x03060000
+SMC_LIB_PEERNOSMC=0x03010000
+
+SMC_LIB_KSFT_PASS=0
+SMC_LIB_KSFT_FAIL=1
+SMC_LIB_KSFT_SKIP=4
+
+smc_lib_n=0
+smc_lib_pass=0
+smc_lib_fail=0
+smc_lib_skipped=0
+smc_lib_plan_n=0
+
+smc_lib_now_ms()
+{
+	date +%s%3N
+}
+
+# ---- KTAP ---------------------------------------------------------------
+
+smc_lib_plan()
+{
+	smc_lib_plan_n=$1
+	echo "TAP version 13"
+	echo "1..$1"
+}
+
+# prefix every line with "# " (diagnostics)
+smc_lib_diag()
+{
+	sed -e 's/^/# /'
+}
+
+smc_lib_skip_allowed()
+{
+	[ "${SMC_SELFTEST_EXPECT_ALL:-0}" != 1 ]
+}
+
+# smc_lib_report <rc> <name> <ms> [reason]: one KTAP result line
+smc_lib_report()
+{
+	local rc=$1 name=$2 ms=$3 reason=${4:-}
+
+	smc_lib_n=$((smc_lib_n + 1))
+	if [ "$rc" -eq "$SMC_LIB_KSFT_SKIP" ]; then
+		if smc_lib_skip_allowed; then
+			smc_lib_skipped=$((smc_lib_skipped + 1))
+			echo "ok $smc_lib_n - $name # SKIP ${reason:-skipped}"
+			return 0
+		fi
+		reason="skip not allowed (SMC_SELFTEST_EXPECT_ALL=1): $reason"
+		rc=$SMC_LIB_KSFT_FAIL
+	fi
+	if [ "$rc" -eq 0 ]; then
+		smc_lib_pass=$((smc_lib_pass + 1))
+		echo "ok $smc_lib_n - $name # time=${ms}ms"
+	else
+		smc_lib_fail=$((smc_lib_fail + 1))
+		[ -n "$reason" ] && echo "# $reason"
+		echo "not ok $smc_lib_n - $name # time=${ms}ms"
+	fi
+}
+
+# smc_lib_run <name> <cmd> [args...]: run one subtest, report it.
+# The command's output goes out as diagnostics; exit 4 means skip (the
+# last output line is the reason).
+smc_lib_run()
+{
+	local name=$1 t0 out rc
+
+	shift
+	t0=$(smc_lib_now_ms)
+	out=$("$@" 2>&1)
+	rc=$?
+	[ -n "$out" ] && printf '%s\n' "$out" | smc_lib_diag
+	smc_lib_report "$rc" "$name" $(($(smc_lib_now_ms) - t0)) \
+		"$(printf '%s\n' "$out" | tail -n 1)"
+}
+
+# smc_lib_skip <name> <reason>: report a subtest that cannot run
+smc_lib_skip()
+{
+	smc_lib_report "$SMC_LIB_KSFT_SKIP" "$1" 0 "$2"
+}
+
+smc_lib_exit()
+{
+	if [ "$smc_lib_n" -ne "$smc_lib_plan_n" ]; then
+		echo "# planned $smc_lib_plan_n tests, ran $smc_lib_n"
+		smc_lib_fail=$((smc_lib_fail + 1))
+	fi
+	echo "# Totals: pass:$smc_lib_pass fail:$smc_lib_fail xfail:0 xpass:0 skip:$smc_lib_skipped error:0"
+	if [ "$smc_lib_fail" -gt 0 ]; then
+		exit "$SMC_LIB_KSFT_FAIL"
+	fi
+	if [ "$smc_lib_pass" -eq 0 ] && [ "$smc_lib_skipped" -gt 0 ]; then
+		exit "$SMC_LIB_KSFT_SKIP"
+	fi
+	exit "$SMC_LIB_KSFT_PASS"
+}
+
+# smc_lib_bail_skip <reason>: the whole script cannot run
+smc_lib_bail_skip()
+{
+	echo "TAP version 13"
+	if smc_lib_skip_allowed; then
+		echo "1..0 # SKIP $1"
+		exit "$SMC_LIB_KSFT_SKIP"
+	fi
+	echo "1..1"
+	echo "# $1"
+	echo "not ok 1 - prerequisites # skip not allowed (SMC_SELFTEST_EXPECT_ALL=1)"
+	exit "$SMC_LIB_KSFT_FAIL"
+}
+
+# smc_lib_bail_fail <reason>: the whole script failed before any test
+smc_lib_bail_fail()
+{
+	echo "TAP version 13"
+	echo "1..1"
+	printf '%s\n' "$1" | smc_lib_diag
+	echo "not ok 1 - prerequisites"
+	exit "$SMC_LIB_KSFT_FAIL"
+}
+
+# ---- hosts ----------------------------------------------------------------
+
+smc_lib_single_host()
+{
+	[ -z "${SMC_PEER_EXEC:-}" ]
+}
+
+# quote arguments into one shell command line
+smc_lib_q()
+{
+	local a s=
+
+	for a in "$@"; do
+		s="$s $(printf '%q' "$a")"
+	done
+	printf '%s' "${s# }"
+}
+
+# smc_lib_peer <command line>: run it on the peer host
+smc_lib_peer()
+{
+	if smc_lib_single_host; then
+		bash -c "$1"
+	else
+		# the prefix is a command with its own arguments
+		# shellcheck disable=SC2086
+		$SMC_PEER_EXEC "$1"
+	fi
+}
+
+# smc_lib_on <local|peer> <command line>
+smc_lib_on()
+{
+	if [ "$1" = local ]; then
+		bash -c "$2"
+	else
+		smc_lib_peer "$2"
+	fi
+}
+
+# smc_lib_ip <local|peer> [6]: the data-link address of a host
+smc_lib_ip()
+{
+	local l4=${SMC_LOCAL_IP:-127.0.0.1} l6=${SMC_LOCAL_IP6:-::1}
+
+	if [ "${2:-}" = 6 ]; then
+		if [ "$1" = local ] || smc_lib_single_host; then
+			echo "$l6"
+		else
+			echo "${SMC_PEER_IP6:?SMC_PEER_IP6 not set}"
+		fi
+	elif [ "$1" = local ] || smc_lib_single_host; then
+		echo "$l4"
+	else
+		echo "${SMC_PEER_IP:?SMC_PEER_IP not set}"
+	fi
+}
+
+# ---- modules ----------------------------------------------------------------
+
+smc_lib_srcversion()
+{
+	modinfo -F srcversion "$1" 2>/dev/null
+}
+
+# prints ours|distro|none|other for this host's smc module
+smc_lib_mod_which()
+{
+	local cur ours distro
+
+	if [ ! -d /sys/module/smc ]; then
+		echo none
+		return 0
+	fi
+	cur=$(cat /sys/module/smc/srcversion 2>/dev/null)
+	ours=$(smc_lib_srcversion "$SMC_LIB_OURS/smc.ko")
+	distro=$(smc_lib_srcversion smc)
+	# our module always has a srcversion (MODULE_VERSION); the distro's
+	# has one only on kernels built with CONFIG_MODULE_SRCVERSION_ALL
+	if [ -n "$cur" ] && [ "$cur" = "$ours" ]; then
+		echo ours
+	elif [ -z "$cur" ] || [ "$cur" = "$distro" ]; then
+		echo distro
+	else
+		echo other
+	fi
+}
+
+smc_lib_mod_unload()
+{
+	local m
+
+	for m in smc_diag smc; do
+		if [ -d "/sys/module/$m" ]; then
+			rmmod "$m" || return 1
+		fi
+	done
+}
+
+smc_lib_mod_load_ours()
+{
+	insmod "$SMC_LIB_OURS/smc.ko" && insmod "$SMC_LIB_OURS/smc_diag.ko"
+}
+
+smc_lib_mod_load_distro()
+{
+	modprobe smc && modprobe smc_diag
+}
+
+# smc_lib_mod_ensure <ours|distro>: make it the loaded smc (+ smc_diag)
+smc_lib_mod_ensure()
+{
+	local want=$1 have
+
+	have=$(smc_lib_mod_which)
+	if [ "$have" != "$want" ]; then
+		smc_lib_mod_unload || return 1
+		"smc_lib_mod_load_$want" || return 1
+	elif [ ! -d /sys/module/smc_diag ]; then
+		if [ "$want" = ours ]; then
+			insmod "$SMC_LIB_OURS/smc_diag.ko" || return 1
+		else
+			modprobe smc_diag || return 1
+		fi
+	fi
+	have=$(smc_lib_mod_which)
+	if [ "$have" != "$want" ]; then
+		echo "wanted the $want smc module, have $have"
+		return 1
+	fi
+}
+
+# smc_lib_mod <local|peer> <which|ensure|unload|...> [args]
+smc_lib_mod()
+{
+	local where=$1 fn=$2
+
+	shift 2
+	smc_lib_on "$where" \
+		"$(smc_lib_q bash "$SMC_LIB_DIR/lib.sh" "mod_$fn" "$@")"
+}
+
+# ---- mode checks ---------------------------------------------------------------
+
+# Extract mode and fallback reason of the socket <lport> -> <rport> from
+# "smcss -a -j" output (one JSON object per line) on stdin.
+smc_lib_parse_mode()
+{
+	awk -v lp="$1" -v rp="$2" '
+	function field(line, key,   re, v) {
+		re = "\"" key "\":(\"[^\"]*\"|[^,}]*)"
+		if (!match(line, re))
+			return ""
+		v = substr(line, RSTART + length(key) + 3,
+			   RLENGTH - length(key) - 3)
+		gsub(/"/, "", v)
+		return v
+	}
+	/"local_port":/ {
+		if (field($0, "local_port") != lp || field($0, "peer_port") != rp)
+			next
+		r = field($0, "fallback_reason")
+		if (r == "null" || r == "")
+			r = "-"
+		else
+			r = sprintf("0x%08x", r + 0)
+		found = found (found == "" ? "" : " / ") field($0, "mode") " " r
+	}
+	END { print (found == "" ? "none" : found) }'
+}
+
+# smc_lib_mode_of <local|peer> <lport> <rport>: "MODE REASON" or "none"
+smc_lib_mode_of()
+{
+	local out
+
+	if ! out=$(smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCSS" -a -j)" 2>&1)
+	then
+		echo "smcss failed on $1: $out"
+		return 1
+	fi
+	printf '%s\n' "$out" | smc_lib_parse_mode "$2" "$3"
+}
+
+# smc_lib_assert_mode <local|peer> <lport> <rport> <expected>
+smc_lib_assert_mode()
+{
+	local got
+
+	got=$(smc_lib_mode_of "$1" "$2" "$3") || { echo "$got"; return 1; }
+	if [ "$got" != "$4" ]; then
+		echo "FAIL mode of $1 socket :$2 -> :$3 is '$got', expected '$4'"
+		return 1
+	fi
+	echo "mode $1 :$2 -> :$3: $got"
+}
+
+# The tools' --hook: the connection SMC_HOOK_LPORT -> SMC_HOOK_RPORT of
+# this host is up; check it here and its other end on the peer.
+smc_lib_hook()
+{
+	local rc=0
+
+	smc_lib_assert_mode local "$SMC_HOOK_LPORT" "$SMC_HOOK_RPORT" \
+		"${SMC_HOOK_EXPECT:?}" || rc=1
+	smc_lib_assert_mode peer "$SMC_HOOK_RPORT" "$SMC_HOOK_LPORT" \
+		"${SMC_HOOK_EXPECT_PEER:?}" || rc=1
+	return $rc
+}
+
+# ---- client/server runs ----------------------------------------------------------
+
+smc_lib_tmp_n=0
+
+# smc_lib_pair <tool> <server host> <server args> <client args> [<v6>]
+#
+# Start the tool's server as a daemon on <server host> (local|peer), run
+# its client on the other host against it, then collect the server.
+# The side running here gets the mode-check hook unless SMC_LIB_NOHOOK
+# is set, with expectations from SMC_HOOK_EXPECT (this host) and
+# SMC_HOOK_EXPECT_PEER (the other one).  Args are arrays given by name.
+smc_lib_pair()
+{
+	local tool=$1 srv=$2 v6=${5:-} cli res out port crc src kill=
+	local -n smc_lib_pair_sa=$3 smc_lib_pair_ca=$4
+	local shook=() chook=()
+
+	if [ "$srv" = local ]; then cli=peer; else cli=local; fi
+	if [ -z "${SMC_LIB_NOHOOK:-}" ]; then
+		if [ "$srv" = local ]; then
+			shook=(--hook "$SMC_LIB_HOOK")
+		else
+			chook=(--hook "$SMC_LIB_HOOK")
+		fi
+	fi
+	smc_lib_tmp_n=$((smc_lib_tmp_n + 1))
+	res=/tmp/smc_selftest.$$.$smc_lib_tmp_n
+	out=$(smc_lib_on "$srv" "$(smc_lib_q "$tool" server --port 0 \
+		--daemon --result "$res" "${shook[@]}" "${smc_lib_pair_sa[@]}")" 2>&1)
+	port=$(printf '%s\n' "$out" | sed -n 's/^READY \([0-9]*\)$/\1/p')
+	if [ -z "$port" ]; then
+		echo "FAIL server did not come up on $srv: $out"
+		return 1
+	fi
+	smc_lib_on "$cli" "$(smc_lib_q "$tool" client \
+		--host "$(smc_lib_ip "$srv" "$v6")" --port "$port" \
+		"${chook[@]}" "${smc_lib_pair_ca[@]}")" 2>&1
+	crc=$?
+	[ "$crc" -ne 0 ] && kill=--kill
+	smc_lib_on "$srv" "$(smc_lib_q "$tool" wait --result "$res" $kill)" 2>&1
+	src=$?
+	if [ "$crc" -ne 0 ] || [ "$src" -ne 0 ]; then
+		echo "FAIL client ($cli) exit $crc, server ($srv) exit $src"
+		return 1
+	fi
+	return 0
+}
+
+# family option for a side: smc unless SMC_SELFTEST_FAMILY=tcp
+smc_lib_fam()
+{
+	if [ "$SMC_LIB_FAMILY" = tcp ]; then echo tcp; else echo "${1:-smc}"; fi
+}
+
+# expected mode of an AF_SMC socket in a fallback connection
+smc_lib_expect()
+{
+	if [ "$1" = tcp ]; then
+		echo none
+	else
+		echo "${SMC_SELFTEST_EXPECT_MODE:-TCP $SMC_LIB_PEERNOSMC}"
+	fi
+}
+
+# check the tools (and smcss, unless in plain TCP mode) are built
+smc_lib_require_tools()
+{
+	local t
+
+	for t in "$SMC_LIB_SOCK_TEST" "$SMC_LIB_DATA_TEST"; do
+		[ -x "$t" ] || smc_lib_bail_skip "$t not built (make -C $SMC_LIB_DIR)"
+	done
+	if [ "$SMC_LIB_FAMILY" = tcp ]; then
+		SMC_LIB_NOHOOK=1
+		return 0
+	fi
+	[ -x "$SMC_LIB_SMCSS" ] ||
+		smc_lib_bail_skip "$SMC_LIB_SMCSS not built (make -C tools/smc)"
+	[ "$(id -u)" = 0 ] || smc_lib_bail_skip "must run as root"
+}
+
+# make <impl> (ours|distro) the smc module on <local|peer>
+smc_lib_require_mod()
+{
+	local out impl=$2
+
+	[ "$SMC_LIB_FAMILY" = tcp ] && return 0
+	[ "$impl" = ours ] && impl=${SMC_SELFTEST_IMPL:-ours}
+	set -- "$1" "$impl"
+	if [ "$2" = ours ] && [ ! -f "$SMC_LIB_OURS/smc.ko" ]; then
+		smc_lib_bail_skip "$SMC_LIB_OURS/smc.ko not built"
+	fi
+	out=$(smc_lib_mod "$1" ensure "$2" 2>&1) ||
+		smc_lib_bail_fail "cannot load the $2 smc module on $1: $out"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	if [ $# -lt 1 ] || ! declare -F "smc_lib_$1" >/dev/null; then
+		echo "usage: $0 <function> [args]" >&2
+		exit 2
+	fi
+	smc_lib_cmd=$1
+	shift
+	"smc_lib_$smc_lib_cmd" "$@"
+	exit $?
+fi
