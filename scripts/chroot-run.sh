@@ -16,6 +16,8 @@ envf=$CACHE/env-$KVER.sh
 top=$(cd "$(dirname "$0")/.." && pwd)
 rel=${PWD#"$top"}
 [ "$rel" = "$PWD" ] && rel=
+# the inner script is single-quoted on purpose: it expands in the namespace
+# shellcheck disable=SC2016
 exec unshare -m --propagation private /bin/sh -c '
 	set -e
 	root=$1; top=$2; rel=$3; shift 3

@@ -22,7 +22,6 @@ set -euo pipefail
 KVER=${KVER:-6.12}
 ARCH=${ARCH:-amd64}
 CACHE=${SMC_CACHE:-$HOME/.cache/smc-r}
-here=$(cd "$(dirname "$0")" && pwd)
 
 log() { printf '[setup] %s\n' "$*" >&2; }
 die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
@@ -92,14 +91,15 @@ fetch() {	# fetch PKG: download the newest PKG .deb into $debdir once
 	ver=$(apt-cache "${apt_priv[@]}" show --no-all-versions "$pkg" |
 		sed -n 's/^Version: //p' | head -n 1)
 	[ -n "$ver" ] || die "package $pkg not found in $suite"
-	if ! ls "$debdir/${pkg}_${ver//:/%3a}_"*.deb >/dev/null 2>&1; then
+	local debs=("$debdir/${pkg}_${ver//:/%3a}_"*.deb)
+	if [ ! -e "${debs[0]}" ]; then
 		log "downloading $pkg $ver"
 		(cd "$debdir" && apt-get "${apt_priv[@]}" -qq download "$pkg=$ver")
+		debs=("$debdir/${pkg}_${ver//:/%3a}_"*.deb)
 	fi
-	ls "$debdir/${pkg}_${ver//:/%3a}_"*.deb | head -n 1
+	echo "${debs[0]}"
 }
 image_deb=$(fetch "linux-image-$rel-unsigned")
-src_ver=${rel%-"$flavour"}	# e.g. 6.12.57+deb13
 src_pkg=linux-source-${KVER}
 
 kdir=$CACHE/kernel/$rel
@@ -147,7 +147,8 @@ if [ ! -e "$cpdir/.done" ]; then
 	log "extracting checkpatch.pl from $(basename "$src_deb")"
 	tmp=$(mktemp -d)
 	dpkg -x "$src_deb" "$tmp"
-	tarball=$(ls "$tmp"/usr/src/linux-source-*.tar.* | head -n 1)
+	tarballs=("$tmp"/usr/src/linux-source-*.tar.*)
+	tarball=${tarballs[0]}
 	rm -rf "$cpdir"
 	mkdir -p "$cpdir"
 	tar -xf "$tarball" -C "$cpdir" --strip-components=1 --wildcards \

@@ -30,7 +30,8 @@ mount -t tmpfs tmpfs /dev/shm 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 
-for arg in $(cat /proc/cmdline); do
+read -r -a cmdline </proc/cmdline
+for arg in "${cmdline[@]}"; do
 	case "$arg" in
 	rig.host=*) host=${arg#rig.host=} ;;
 	rig.nhosts=*) nhosts=${arg#rig.nhosts=} ;;
@@ -111,7 +112,7 @@ for l in 1 2; do
 		[ "${nhosts:-2}" = 1 ] || log "net$l: peer does not answer"
 done
 log "test start after $(cut -d' ' -f1 /proc/uptime)s"
-echo "$(cut -d' ' -f1 /proc/uptime)" >"$out/test-start"
+cut -d' ' -f1 /proc/uptime >"$out/test-start"
 cd "$repo" || poweroff_now
 bash "$out/job.sh" >/dev/hvc0 2>&1 </dev/null
 echo $? >"$out/rc"

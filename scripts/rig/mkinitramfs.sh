@@ -16,7 +16,7 @@ mkdir -p "$tmp"/{bin,dev,proc,sys,newroot,mods}
 cp /bin/busybox "$tmp/bin/busybox"
 
 # Module load order from the kernel's own dependency data.
-base=${moddir%/lib/modules/$krel}
+base=${moddir%/lib/modules/"$krel"}
 : >"$tmp/mods/order"
 for m in 9p 9pnet_virtio overlay; do
 	modprobe -d "$base" -S "$krel" --show-depends "$m"

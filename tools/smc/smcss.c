@@ -775,23 +775,23 @@ static int read_dump(int fd, unsigned int seq)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: smcss [OPTION]...\n"
-"List SMC sockets (AF_SMC and IPPROTO_SMC) and their connection mode.\n"
-"\n"
-"  -a, --all        show sockets in every state\n"
-"  -l, --listening  show only listening sockets\n"
-"                   (default: every socket that is not listening)\n"
-"  -R, --smcr       show only SMC-R sockets, with link details\n"
-"  -D, --smcd       show only SMC-D sockets, with DMB details\n"
-"  -d, --debug      add shutdown state, token, buffer sizes and cursors\n"
-"  -W, --wide       do not shorten addresses\n"
-"  -j, --json       print a JSON array with every field\n"
-"  -v, --version    print the version and exit\n"
-"  -h, --help       print this help and exit\n"
-"\n"
-"Mode is SMCR, SMCD, or TCP 0xLOCAL/0xPEER for a socket that fell back\n"
-"to TCP: LOCAL is the local fallback reason, PEER the diagnosis the peer\n"
-"sent in its decline.  smcss(8) lists the codes.\n");
+		"Usage: smcss [OPTION]...\n"
+		"List SMC sockets (AF_SMC and IPPROTO_SMC) and their connection mode.\n"
+		"\n"
+		"  -a, --all        show sockets in every state\n"
+		"  -l, --listening  show only listening sockets\n"
+		"                   (default: every socket that is not listening)\n"
+		"  -R, --smcr       show only SMC-R sockets, with link details\n"
+		"  -D, --smcd       show only SMC-D sockets, with DMB details\n"
+		"  -d, --debug      add shutdown state, token, buffer sizes and cursors\n"
+		"  -W, --wide       do not shorten addresses\n"
+		"  -j, --json       print a JSON array with every field\n"
+		"  -v, --version    print the version and exit\n"
+		"  -h, --help       print this help and exit\n"
+		"\n"
+		"Mode is SMCR, SMCD, or TCP 0xLOCAL/0xPEER for a socket that fell back\n"
+		"to TCP: LOCAL is the local fallback reason, PEER the diagnosis the peer\n"
+		"sent in its decline.  smcss(8) lists the codes.\n");
 }
 
 int main(int argc, char **argv)

@@ -113,13 +113,14 @@ fail_at(int line, const char *fmt, ...)
 /* expr must fail with exactly errno err */
 #define ERR(expr, err)							\
 	do {								\
+		int __want = (err);					\
 		long __r;						\
 		errno = 0;						\
 		__r = (long)(expr);					\
-		if (__r != -1 || errno != (err))			\
+		if (__r != -1 || errno != __want)			\
 			fail_at(__LINE__,				\
 				"%s: expected -1/%s, got %ld/%s",	\
-				#expr, strerrorname_np(err),		\
+				#expr, strerrorname_np(__want),		\
 				__r, __r == -1 ?			\
 				(strerrorname_np(errno) ?: "?") : "-");	\
 	} while (0)
@@ -193,15 +194,15 @@ static socklen_t make_addr(struct sockaddr_storage *ss, const char *host,
 		if (host && inet_pton(AF_INET6, host, &s6->sin6_addr) != 1)
 			FAIL("bad IPv6 address '%s'", host);
 		return sizeof(*s6);
-	} else {
-		struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
-
-		s4->sin_family = AF_INET;
-		s4->sin_port = htons(port);
-		if (host && inet_pton(AF_INET, host, &s4->sin_addr) != 1)
-			FAIL("bad IPv4 address '%s'", host);
-		return sizeof(*s4);
 	}
+
+	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+
+	s4->sin_family = AF_INET;
+	s4->sin_port = htons(port);
+	if (host && inet_pton(AF_INET, host, &s4->sin_addr) != 1)
+		FAIL("bad IPv4 address '%s'", host);
+	return sizeof(*s4);
 }
 
 static unsigned short addr_port(const struct sockaddr_storage *ss)

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Static gates on our sources: checkpatch --strict (from the target's
+# linux-source) on the kernel code and the C tools, kernel-doc -Wall on the
+# kernel code, shellcheck on the shell scripts.  Exits non-zero on any
+# finding.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+KVER=${KVER:-6.12}
+# shellcheck source=/dev/null
+. "${SMC_CACHE:-$HOME/.cache/smc-r}/env-$KVER.sh"
+rc=0
+
+kfiles=$(git ls-files 'net/smc/*.c' 'net/smc/*.h' 'include/uapi/linux/*.h' | tr '\n' ' ')
+cfiles=$(git ls-files 'tools/smc/*.c' 'tools/testing/selftests/net/smc/*.c' \
+	'tools/testing/selftests/net/smc/*.h' 'scripts/rig/*.c' | tr '\n' ' ')
+# userspace C: the kernel-only rules (kernel integer types and attribute
+# macros, BIT(), C11 _Static_assert taken for CamelCase, long user-visible
+# strings, volatile sig_atomic_t in signal handlers) do not apply
+user_ignore=PREFER_KERNEL_TYPES,CAMELCASE,BIT_MACRO,EMBEDDED_FUNCTION_NAME
+user_ignore=$user_ignore,LONG_LINE_STRING,PREFER_DEFINED_ATTRIBUTE_MACRO,VOLATILE
+for f in $kfiles $cfiles; do
+	ign=SPDX_LICENSE_TAG
+	case " $cfiles " in *" $f "*) ign=$ign,$user_ignore ;; esac
+	out=$("$SMC_CHECKPATCH" --strict --no-tree --quiet --show-types \
+		--ignore "$ign" -f "$f" 2>&1) || {
+		echo "checkpatch: $f"
+		echo "$out"
+		rc=1
+	}
+done
+
+kdoc=$(dirname "$SMC_CHECKPATCH")/kernel-doc
+# shellcheck disable=SC2086
+out=$(perl "$kdoc" -Wall -none $kfiles 2>&1)
+if [ -n "$out" ]; then
+	echo "kernel-doc:"
+	echo "$out"
+	rc=1
+fi
+
+mapfile -t sh < <(git ls-files '*.sh' 'scripts/rig/initramfs-init' \
+	'tools/smc/completion/*' '.ci/run')
+out=$(shellcheck -x --source-path=SCRIPTDIR "${sh[@]}" 2>&1) || {
+	echo "shellcheck:"
+	echo "$out"
+	rc=1
+}
+exit $rc
