@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: every test of the project, on a fresh or warm machine.
+#
+#   1. set-up (idempotent) and build;
+#   2. static gates: W=1 C=1 build without warnings, checkpatch --strict,
+#      kernel-doc, shellcheck;
+#   3. the rig's splat detector must fail a run whose kernel WARNs
+#      (smc/inject_warn), and pass the same boot without it;
+#   4. the selftests on the two-host rig (ours on both hosts, interop with
+#      plain TCP and with the distro smc.ko), with every test required to
+#      run: a skip counts as a failure.
+#
+# Output is KTAP; the last line is "N passed, N failed".
+# CHECK_ONLY="static rig selftests" picks parts (default: all).
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+KVER=${KVER:-6.12}
+export KVER
+parts=${CHECK_ONLY:-static rig selftests}
+logdir=$top/out/check-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$logdir"
+
+n=0 pass=0 fail=0
+result() {	# result <0|1> <name> [time-ms]
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		pass=$((pass + 1))
+		echo "ok $n - $2${3:+ # time=${3}ms}"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n - $2${3:+ # time=${3}ms}"
+	fi
+}
+ms() { date +%s%3N; }
+indent() { sed 's/^/# /'; }
+
+echo "TAP version 13"
+
+t=$(ms)
+if ! "$top/scripts/setup.sh" >"$logdir/setup.log" 2>&1; then
+	indent <"$logdir/setup.log" | tail -n 20
+	result 1 "set-up" $(($(ms) - t))
+	echo "1..$n"
+	echo "$pass passed, $fail failed"
+	exit 1
+fi
+result 0 "set-up" $(($(ms) - t))
+# shellcheck source=/dev/null
+. "${SMC_CACHE:-$HOME/.cache/smc-r}/env-$KVER.sh"
+
+# -- build, warnings are errors ------------------------------------------------
+t=$(ms)
+make -s -C "$top" clean >/dev/null 2>&1
+scripts/chroot-run.sh make -C "$SMC_KDIR" M=/src/net/smc W=1 C=1 modules \
+	>"$logdir/build.log" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -Eiq 'warning:|error:' "$logdir/build.log"; then
+	rc=1
+fi
+[ $rc = 0 ] || grep -Ei -A3 'warning:|error:' "$logdir/build.log" | head -n 40 | indent
+result $rc "smc.ko and smc_diag.ko build with W=1 C=1 and no warnings" $(($(ms) - t))
+
+t=$(ms)
+make -s -C scripts/rig >"$logdir/tools.log" 2>&1 &&
+	make -s -C tools/smc >>"$logdir/tools.log" 2>&1 &&
+	make -s -C tools/testing/selftests/net/smc >>"$logdir/tools.log" 2>&1
+rc=$?
+[ $rc = 0 ] || indent <"$logdir/tools.log" | tail -n 30
+result $rc "tools and selftest programs build with -Werror" $(($(ms) - t))
+built=$rc
+
+if [[ " $parts " == *" static "* ]]; then
+	t=$(ms)
+	"$top/scripts/checkpatch.sh" >"$logdir/checkpatch.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] || indent <"$logdir/checkpatch.log" | tail -n 40
+	result $rc "checkpatch --strict, kernel-doc and shellcheck are clean" $(($(ms) - t))
+fi
+
+if [ "$built" != 0 ]; then
+	echo "1..$n"
+	echo "$pass passed, $fail failed"
+	exit 1
+fi
+
+# -- the splat detector ------------------------------------------------------------
+if [[ " $parts " == *" rig "* ]]; then
+	t=$(ms)
+	out=$("$top/scripts/rig/rig.sh" run --hosts 1 --timeout 300 \
+		--out "$logdir/rig-splat" -- \
+		'insmod net/smc/smc.ko && echo 1 >/sys/kernel/debug/smc/inject_warn' 2>&1)
+	rc=$?
+	printf '%s\n' "$out" >"$logdir/rig-splat.log"
+	if [ $rc != 0 ] && printf '%s\n' "$out" | grep -q 'kernel splat in console-A.log' &&
+	   grep -q 'injected warning for the splat detector' "$logdir/rig-splat/console-A.log"; then
+		result 0 "rig fails a run whose kernel WARNs (splat detector)" $(($(ms) - t))
+	else
+		printf '%s\n' "$out" | tail -n 20 | indent
+		result 1 "rig fails a run whose kernel WARNs (splat detector)" $(($(ms) - t))
+	fi
+fi
+
+# -- selftests on two hosts ---------------------------------------------------------
+if [[ " $parts " == *" selftests "* ]]; then
+	t=$(ms)
+	"$top/scripts/rig/rig.sh" run --timeout 2400 --out "$logdir/rig-selftests" -- \
+		'SMC_SELFTEST_EXPECT_ALL=1 make -s -C tools/testing/selftests/net/smc run_tests' \
+		>"$logdir/selftests.log" 2>&1
+	rc=$?
+	indent <"$logdir/selftests.log"
+	# every subtest counts on its own
+	sub_pass=$(grep -Ec '^# ok [0-9]+ - ' "$logdir/selftests.log")
+	sub_fail=$(grep -Ec '^# not ok [0-9]+ - ' "$logdir/selftests.log")
+	echo "# selftests: $sub_pass subtests passed, $sub_fail failed"
+	pass=$((pass + sub_pass))
+	fail=$((fail + sub_fail))
+	[ "$sub_pass" -gt 0 ] || rc=1
+	result $rc "selftests on the two-host rig (rig and kernel console clean)" $(($(ms) - t))
+fi
+
+echo "1..$n"
+echo "# logs: $logdir"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
