@@ -42,10 +42,11 @@ tools:
 	$(MAKE) -C tools/smc
 	$(MAKE) -C tools/testing/selftests/net/smc
 
-check: all
+# check.sh sets up and builds itself, so that it can judge the build
+check:
 	scripts/check.sh
 
-demo: all
+demo:
 	scripts/demo.sh
 
 checkpatch: $(ENVF)

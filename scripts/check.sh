@@ -54,7 +54,7 @@ result 0 "set-up" $(($(ms) - t))
 
 # -- build, warnings are errors ------------------------------------------------
 t=$(ms)
-make -s -C "$top" clean >/dev/null 2>&1
+scripts/chroot-run.sh make -C "$SMC_KDIR" M=/src/net/smc clean >/dev/null 2>&1
 scripts/chroot-run.sh make -C "$SMC_KDIR" M=/src/net/smc W=1 C=1 modules \
 	>"$logdir/build.log" 2>&1
 rc=$?
