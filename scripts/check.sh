@@ -96,6 +96,7 @@ if [[ " $parts " == *" rig "* ]]; then
 	rc=$?
 	printf '%s\n' "$out" >"$logdir/rig-splat.log"
 	if [ $rc != 0 ] && printf '%s\n' "$out" | grep -q 'kernel splat in console-A.log' &&
+	   printf '%s\n' "$out" | grep -q 'tainted-A = .*WARNed' &&
 	   grep -q 'injected warning for the splat detector' "$logdir/rig-splat/console-A.log"; then
 		result 0 "rig fails a run whose kernel WARNs (splat detector)" $(($(ms) - t))
 	else

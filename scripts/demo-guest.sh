@@ -9,6 +9,8 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 st=$repo/tools/testing/selftests/net/smc
 peer() { $SMC_PEER_EXEC "$*"; }
+# expanded on each host, not here
+# shellcheck disable=SC2016
 load='for m in smc_diag smc; do [ -d /sys/module/$m ] && rmmod $m; done;
       insmod '"$repo"'/net/smc/smc.ko && insmod '"$repo"'/net/smc/smc_diag.ko'
 

@@ -46,6 +46,7 @@ hostname "$host"
 log() { echo "rig[$host]: $*" >/dev/console; }
 
 poweroff_now() {
+	cat /proc/sys/kernel/tainted >"$out/tainted-$host" 2>/dev/null
 	sync
 	echo o >/proc/sysrq-trigger
 	sleep 100000

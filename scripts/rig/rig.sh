@@ -62,7 +62,7 @@ esac
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -f "$out"/rc "$out"/test-start "$out"/console-*.log
+rm -f "$out"/rc "$out"/test-start "$out"/console-*.log "$out"/tainted-* "$out"/splat
 
 make -s -C "$here" rigd
 
@@ -109,7 +109,7 @@ qemu_host() {	# qemu_host A|B  -> fills the array Q with QEMU's argv
 	Q=(timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -cpu max
 	   -smp "$cpus" -m "$mem" -nographic -no-reboot -nodefaults
 	   -kernel "$SMC_VMLINUZ" -initrd "$initrd"
-	   -append "console=ttyS0 panic=-1 quiet loglevel=4 rig.host=$host rig.nhosts=$nhosts rig.repo=$repo rig.out=$out rig.kmods=$SMC_MODDIR $append"
+	   -append "console=ttyS0 panic=-1 loglevel=6 rig.host=$host rig.nhosts=$nhosts rig.repo=$repo rig.out=$out rig.kmods=$SMC_MODDIR $append"
 	   -serial "file:$out/console-$host.log"
 	   -device virtio-serial-pci -chardev "stdio,id=job,signal=off"
 	   -device virtconsole,chardev=job
@@ -161,6 +161,18 @@ for c in "$out"/console-*.log; do
 		grep -En -A3 "$splat_re" "$c" | head -n 40 >&2
 		[ "$allow_splat" = 1 ] || status=1
 		basename "$c" >>"$out/splat"
+	fi
+done
+
+# A WARN or an oops also taints the kernel (bits 9 and 7): a second signal
+# that does not depend on what reached the console.
+for t in "$out"/tainted-*; do
+	[ -f "$t" ] || continue
+	v=$(cat "$t")
+	if [ $((v & (1 << 9 | 1 << 7))) != 0 ]; then
+		echo "rig: $(basename "$t") = $v: the kernel WARNed or oopsed" >&2
+		[ "$allow_splat" = 1 ] || status=1
+		basename "$t" >>"$out/splat"
 	fi
 done
 
