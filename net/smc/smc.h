@@ -15,6 +15,7 @@
 #include <linux/types.h>
 #include <net/sock.h>
 
+#include "smc_clc.h"
 #include "smc_compat.h"
 
 /* out-of-tree module version, shown by modinfo and /sys/module/smc */
@@ -43,44 +44,6 @@ enum smc_state {
 	SMC_PEERABORTWAIT	= 26,
 	SMC_PROCESSABORT	= 27,
 };
-
-/* CLC decline and fallback reason codes (peer diagnosis code space) */
-#define SMC_CLC_DECL_MEM		0x01010000 /* out of memory */
-#define SMC_CLC_DECL_TIMEOUT_CL		0x02010000 /* no CONFIRM_LINK */
-#define SMC_CLC_DECL_TIMEOUT_AL		0x02020000 /* no ADD_LINK */
-#define SMC_CLC_DECL_CNFERR		0x03000000 /* configuration error */
-#define SMC_CLC_DECL_PEERNOSMC		0x03010000 /* no SMC TCP option */
-#define SMC_CLC_DECL_IPSEC		0x03020000 /* IPsec in use */
-#define SMC_CLC_DECL_NOSMCDEV		0x03030000 /* no SMC device */
-#define SMC_CLC_DECL_NOSMCDDEV		0x03030001 /* no SMC-D device */
-#define SMC_CLC_DECL_NOSMCRDEV		0x03030002 /* no SMC-R device */
-#define SMC_CLC_DECL_NOISM2SUPP		0x03030003 /* no ISMv2 support */
-#define SMC_CLC_DECL_NOV2EXT		0x03030004 /* no v2 extension */
-#define SMC_CLC_DECL_NOV2DEXT		0x03030005 /* no SMC-Dv2 extension */
-#define SMC_CLC_DECL_NOSEID		0x03030006 /* no SEID */
-#define SMC_CLC_DECL_NOSMCD2DEV		0x03030007 /* no SMC-Dv2 device */
-#define SMC_CLC_DECL_NOUEID		0x03030008 /* no UEID (match) */
-#define SMC_CLC_DECL_RELEASEERR		0x03030009 /* release negotiation */
-#define SMC_CLC_DECL_MAXCONNERR		0x0303000a /* max_conns negotiation */
-#define SMC_CLC_DECL_MAXLINKERR		0x0303000b /* max_links negotiation */
-#define SMC_CLC_DECL_MODEUNSUPP		0x03040000 /* mode not proposed */
-#define SMC_CLC_DECL_RMBE_EC		0x03050000 /* peer uses eyecatchers */
-#define SMC_CLC_DECL_OPTUNSUPP		0x03060000 /* fastopen requested */
-#define SMC_CLC_DECL_DIFFPREFIX		0x03070000 /* IP prefix mismatch */
-#define SMC_CLC_DECL_GETVLANERR		0x03080000 /* cannot get VLAN id */
-#define SMC_CLC_DECL_ISMVLANERR		0x03090000 /* cannot register VLAN */
-#define SMC_CLC_DECL_NOACTLINK		0x030a0000 /* no active link */
-#define SMC_CLC_DECL_NOSRVLINK		0x030b0000 /* server link not found */
-#define SMC_CLC_DECL_VERSMISMAT		0x030c0000 /* version mismatch */
-#define SMC_CLC_DECL_MAX_DMB		0x030d0000 /* SMC-D DMB limit */
-#define SMC_CLC_DECL_NOROUTE		0x030e0000 /* SMC-Rv2: no route */
-#define SMC_CLC_DECL_NOINDIRECT		0x030f0000 /* SMC-Rv2: not indirect */
-#define SMC_CLC_DECL_SYNCERR		0x04000000 /* link group out of sync */
-#define SMC_CLC_DECL_PEERDECL		0x05000000 /* peer declined */
-#define SMC_CLC_DECL_INTERR		0x09990000 /* internal error */
-#define SMC_CLC_DECL_ERR_RTOK		0x09990001 /* rtoken handling */
-#define SMC_CLC_DECL_ERR_RDYLNK		0x09990002 /* QP ready */
-#define SMC_CLC_DECL_ERR_REGBUF		0x09990003 /* buffer registration */
 
 /* Bits of smc_sock->flags */
 enum {
@@ -167,6 +130,26 @@ int smc_stats_init(void);
 void smc_stats_exit(void);
 unsigned int smc_stats_fback_index(u32 reason);
 void smc_stats_fback_inc(struct net *net, bool server, u32 reason);
+unsigned int smc_stats_fback_slots(void);
+u32 smc_stats_fback_code(unsigned int slot);
+unsigned long smc_stats_fback_read(struct net *net, bool server,
+				   unsigned int slot);
+
+/* smc_sysctl.c */
+int smc_sysctl_init(void);
+void smc_sysctl_exit(void);
+int smc_sysctl_register(void);
+void smc_sysctl_unregister(void);
+bool smc_sysctl_limit_hs(struct net *net);
+void smc_sysctl_set_limit_hs(struct net *net, bool on);
+
+/* smc_pnet.c */
+int smc_pnet_init(void);
+void smc_pnet_exit(void);
+
+/* smc_netlink.c */
+int smc_netlink_init(void);
+void smc_netlink_exit(void);
 
 /* smc_debugfs.c */
 void smc_debugfs_init(void);

@@ -84,7 +84,10 @@ static inline void smc_compat_hold_net(struct sock *sk)
 {
 	struct net *net = sock_net(sk);
 
+#ifdef SMC_HAVE_NETNS_TRACKER_FREE
+	/* kernels that track kernel sockets too: drop that tracker first */
 	__netns_tracker_free(net, &sk->ns_tracker, false);
+#endif
 	sk->sk_net_refcnt = 1;
 	get_net_track(net, &sk->ns_tracker, GFP_KERNEL);
 	sock_inuse_add(net, 1);

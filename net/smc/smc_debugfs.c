@@ -3,7 +3,9 @@
  * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
  *
  * Test-only fault hooks under /sys/kernel/debug/smc/.  inject_warn lets
- * the test rig check that its kernel splat detector sees our warnings.
+ * the test rig check that its kernel splat detector sees our warnings;
+ * inject_uaf and inject_lockdep, which exist only on kernels with KASAN
+ * and lockdep, prove that those detectors see bugs in this module.
  * Without debugfs these calls do nothing and the module works as usual.
  */
 
@@ -11,6 +13,8 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
 
 #include "smc.h"
 
@@ -42,6 +46,71 @@ static const struct file_operations smc_inject_warn_fops = {
 	.llseek	= noop_llseek,
 };
 
+/* a read after kfree(), for KASAN to report */
+static void smc_inject_uaf(void)
+{
+	u8 *obj = kmalloc(32, GFP_KERNEL);
+
+	if (!obj)
+		return;
+	obj[0] = 0x5a;
+	kfree(obj);
+	OPTIMIZER_HIDE_VAR(obj);
+	pr_info("smc: injected use-after-free read: %#x\n", READ_ONCE(obj[0]));
+}
+
+static DEFINE_MUTEX(smc_inject_lock_a);
+static DEFINE_MUTEX(smc_inject_lock_b);
+
+/* A then B, later B then A: an ABBA deadlock in waiting, for lockdep */
+static void smc_inject_lockdep(void)
+{
+	mutex_lock(&smc_inject_lock_a);
+	mutex_lock(&smc_inject_lock_b);
+	mutex_unlock(&smc_inject_lock_b);
+	mutex_unlock(&smc_inject_lock_a);
+
+	mutex_lock(&smc_inject_lock_b);
+	mutex_lock(&smc_inject_lock_a);
+	mutex_unlock(&smc_inject_lock_a);
+	mutex_unlock(&smc_inject_lock_b);
+}
+
+/* what an inject_* file calls, as its inode's private data */
+struct smc_inject {
+	void (*fn)(void);
+};
+
+static struct smc_inject smc_inject_uaf_op = { .fn = smc_inject_uaf };
+static struct smc_inject smc_inject_lockdep_op = { .fn = smc_inject_lockdep };
+
+static ssize_t smc_inject_bug_write(struct file *file,
+				    const char __user *ubuf, size_t count,
+				    loff_t *ppos)
+{
+	struct smc_inject *inject = file->private_data;
+	unsigned int val;
+	int rc;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	rc = kstrtouint_from_user(ubuf, count, 0, &val);
+	if (rc)
+		return rc;
+	if (val > 1)
+		return -EINVAL;
+	if (val)
+		inject->fn();
+	return count;
+}
+
+static const struct file_operations smc_inject_bug_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= smc_inject_bug_write,
+	.llseek	= noop_llseek,
+};
+
 /**
  * smc_debugfs_init() - create /sys/kernel/debug/smc/
  *
@@ -54,6 +123,14 @@ void smc_debugfs_init(void)
 	smc_debugfs_root = debugfs_create_dir("smc", NULL);
 	debugfs_create_file("inject_warn", 0200, smc_debugfs_root, NULL,
 			    &smc_inject_warn_fops);
+	if (IS_ENABLED(CONFIG_KASAN))
+		debugfs_create_file("inject_uaf", 0200, smc_debugfs_root,
+				    &smc_inject_uaf_op,
+				    &smc_inject_bug_fops);
+	if (IS_ENABLED(CONFIG_LOCKDEP))
+		debugfs_create_file("inject_lockdep", 0200, smc_debugfs_root,
+				    &smc_inject_lockdep_op,
+				    &smc_inject_bug_fops);
 }
 
 /**

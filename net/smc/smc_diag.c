@@ -12,9 +12,11 @@
 #include <linux/net.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
+#include <linux/smc.h>
 #include <linux/smc_diag.h>
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
+#include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
 
@@ -140,3 +142,5 @@ MODULE_DESCRIPTION("SMC socket monitoring via sock_diag");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(SMC_MODULE_VERSION);
 MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_NETLINK, NETLINK_SOCK_DIAG, 43 /* AF_SMC */);
+/* as upstream: "SMC_PNETID" requests load smc_diag.ko, and so smc.ko */
+MODULE_ALIAS_GENL_FAMILY(SMCR_GENL_FAMILY_NAME);

@@ -11,6 +11,8 @@
 #include <linux/module.h>
 #include <linux/net.h>
 #include <linux/printk.h>
+#include <linux/smc.h>
+#include <net/genetlink.h>
 #include <net/sock.h>
 
 #include "smc.h"
@@ -29,10 +31,13 @@ static int __init smc_init(void)
 	rc = smc_stats_init();
 	if (rc)
 		return rc;
+	rc = smc_sysctl_init();
+	if (rc)
+		goto out_stats;
 
 	rc = proto_register(&smc_proto, 1);
 	if (rc)
-		goto out_stats;
+		goto out_sysctl;
 	rc = proto_register(&smc_proto6, 1);
 	if (rc)
 		goto out_proto;
@@ -46,13 +51,35 @@ static int __init smc_init(void)
 	if (rc)
 		goto out_proto6;
 
+	/*
+	 * Names others may hold (net.smc.*, the genl families) only once
+	 * AF_SMC is ours, so that a foreign smc module is reported above.
+	 */
+	rc = smc_sysctl_register();
+	if (rc)
+		goto out_sock;
+	rc = smc_pnet_init();
+	if (rc)
+		goto out_sysctl_reg;
+	rc = smc_netlink_init();
+	if (rc)
+		goto out_pnet;
+
 	smc_debugfs_init();
 	return 0;
 
+out_pnet:
+	smc_pnet_exit();
+out_sysctl_reg:
+	smc_sysctl_unregister();
+out_sock:
+	sock_unregister(PF_SMC);
 out_proto6:
 	proto_unregister(&smc_proto6);
 out_proto:
 	proto_unregister(&smc_proto);
+out_sysctl:
+	smc_sysctl_exit();
 out_stats:
 	smc_stats_exit();
 	return rc;
@@ -62,9 +89,13 @@ static void __exit smc_exit(void)
 {
 	smc_debugfs_exit();
 	/* no new sockets; module references keep us until the last is gone */
+	smc_netlink_exit();
+	smc_pnet_exit();
+	smc_sysctl_unregister();
 	sock_unregister(PF_SMC);
 	proto_unregister(&smc_proto6);
 	proto_unregister(&smc_proto);
+	smc_sysctl_exit();
 	smc_stats_exit();
 }
 
@@ -75,3 +106,5 @@ MODULE_DESCRIPTION("SMC-R: Shared Memory Communications over RDMA (RFC 7609)");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(SMC_MODULE_VERSION);
 MODULE_ALIAS_NETPROTO(PF_SMC);
+/* as upstream: a request for this family loads smc.ko */
+MODULE_ALIAS_GENL_FAMILY(SMC_GENL_FAMILY_NAME);

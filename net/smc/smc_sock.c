@@ -143,6 +143,7 @@ struct sock *smc_sock_alloc(struct net *net, struct socket *sock,
 	smc = smc_sk(sk);
 	spin_lock_init(&smc->err_lock);
 	smc->mode = SMC_DIAG_MODE_SMCR;
+	smc->limit_hs = smc_sysctl_limit_hs(net);
 	return sk;
 }
 

@@ -102,6 +102,48 @@ void smc_stats_fback_inc(struct net *net, bool server, u32 reason)
 }
 
 /**
+ * smc_stats_fback_slots() - number of fallback counter slots
+ *
+ * Context: any context.
+ * Return: the slot count, the catch-all slot for unknown codes included.
+ */
+unsigned int smc_stats_fback_slots(void)
+{
+	return SMC_FBACK_SLOTS;
+}
+
+/**
+ * smc_stats_fback_code() - reason code counted in a slot
+ * @slot: 0 .. smc_stats_fback_slots() - 1
+ *
+ * Context: any context.
+ * Return: the SMC_CLC_DECL_* code, 0 for the catch-all slot.
+ */
+u32 smc_stats_fback_code(unsigned int slot)
+{
+	return slot < ARRAY_SIZE(smc_fback_codes) ? smc_fback_codes[slot] : 0;
+}
+
+/**
+ * smc_stats_fback_read() - read one fallback counter
+ * @net: network namespace
+ * @server: server (accepted) rather than client sockets
+ * @slot: 0 .. smc_stats_fback_slots() - 1
+ *
+ * Context: any context.
+ * Return: the count.
+ */
+unsigned long smc_stats_fback_read(struct net *net, bool server,
+				   unsigned int slot)
+{
+	struct smc_net *sn = net_generic(net, smc_net_id);
+
+	if (slot >= SMC_FBACK_SLOTS)
+		return 0;
+	return atomic_long_read(&sn->fback[server][slot]);
+}
+
+/**
  * smc_stats_init() - set up the per-namespace statistics
  *
  * Must precede socket registration: every socket's netns needs storage.
