@@ -7,6 +7,12 @@
 # "timeout=<s>" from ./settings (default 45, 0 = none).  Exit status 4
 # of a test means skipped, which counts as a failure when
 # SMC_SELFTEST_EXPECT_ALL=1.  Exits 1 if any test failed.
+#
+# KSFT_KMEMLEAK_SCAN=1 (the rig sets it on its debug kernel): scan
+# kmemleak after each test; new unreferenced objects fail that test.
+# kmemleak reports only objects older than 5 s, so a leak from the last
+# seconds of one test may surface after the next; after the last test
+# the runner waits out that age once and scans again.
 
 collection=$1
 shift
@@ -16,6 +22,16 @@ if [ -f settings ]; then
 	t=$(sed -n 's/^timeout=\([0-9]*\)$/\1/p' settings)
 	[ -n "$t" ] && timeout=$t
 fi
+
+kmemleak=/sys/kernel/debug/kmemleak
+kmemleak_new() {	# print what a fresh scan finds ("# " lines), then forget it
+	[ "${KSFT_KMEMLEAK_SCAN:-0}" = 1 ] || return 0
+	echo scan >"$kmemleak" || return 0
+	sed -e 's/^/# /' "$kmemleak"
+	echo clear >"$kmemleak"
+}
+# leaks from before the first test (boot) are not the tests' fault
+kmemleak_new >/dev/null
 
 echo "TAP version 13"
 echo "1..$#"
@@ -39,7 +55,13 @@ for test in "$@"; do
 	fi
 	rc=${PIPESTATUS[0]}
 	ms=$(($(date +%s%3N) - t0))
-	if [ "$rc" -eq 0 ]; then
+	leaks=$(kmemleak_new)
+	if [ -n "$leaks" ]; then
+		echo "# kmemleak: unreferenced objects after $test:"
+		echo "$leaks"
+		echo "not ok $n $name # kmemleak time=${ms}ms"
+		failed=$((failed + 1))
+	elif [ "$rc" -eq 0 ]; then
 		echo "ok $n $name # time=${ms}ms"
 	elif [ "$rc" -eq 4 ] && [ "${SMC_SELFTEST_EXPECT_ALL:-0}" != 1 ]; then
 		echo "ok $n $name # SKIP"
@@ -52,4 +74,14 @@ for test in "$@"; do
 		failed=$((failed + 1))
 	fi
 done
+if [ "${KSFT_KMEMLEAK_SCAN:-0}" = 1 ]; then
+	# not synchronisation: kmemleak's minimum object age (5 s)
+	sleep 6
+	leaks=$(kmemleak_new)
+	if [ -n "$leaks" ]; then
+		echo "# kmemleak: unreferenced objects after the last test ($test):"
+		echo "$leaks"
+		failed=$((failed + 1))
+	fi
+fi
 [ "$failed" -eq 0 ]

@@ -16,6 +16,9 @@
 #   SMC_SELFTEST_IMPL        ours (default) or distro: the module the
 #                            ours<->ours tests load (distro: to check the
 #                            tests themselves against the reference)
+#   SMC_LIB_OURS             directory with our smc.ko and smc_diag.ko
+#                            (default net/smc; the rig's debug kernel
+#                            uses its own build, out/debug/net/smc)
 #   SMC_SELFTEST_EXPECT_MODE expected "MODE REASON" of an AF_SMC socket
 #                            (default "TCP 0x03010000", PEERNOSMC fallback)
 #   SMCSS                    smcss binary (default: tools/smc/smcss)
@@ -25,7 +28,7 @@ SMC_LIB_REPO=$(cd "$SMC_LIB_DIR/../../../../.." && pwd)
 SMC_LIB_SOCK_TEST=$SMC_LIB_DIR/smc_sock_test
 SMC_LIB_DATA_TEST=$SMC_LIB_DIR/smc_data_test
 SMC_LIB_SMCSS=${SMCSS:-$SMC_LIB_REPO/tools/smc/smcss}
-SMC_LIB_OURS=$SMC_LIB_REPO/net/smc
+SMC_LIB_OURS=${SMC_LIB_OURS:-$SMC_LIB_REPO/net/smc}
 SMC_LIB_FAMILY=${SMC_SELFTEST_FAMILY:-smc}
 SMC_LIB_HOOK="bash $SMC_LIB_DIR/lib.sh hook"
 
