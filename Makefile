@@ -3,6 +3,8 @@
 # Top-level build for the out-of-tree SMC-R module, its tools and tests.
 #
 #   make            build net/smc/smc.ko, smc_diag.ko and the tools
+#   make module-debug  the same modules plus smc_kunit.ko for the rig's
+#                   debug kernel, in out/debug/net/smc
 #   make check      run every test on the QEMU rig (see README.md)
 #   make demo       boot two hosts and show an AF_SMC application
 #   make install    install the modules into /lib/modules/<rel>/updates
@@ -18,7 +20,7 @@ export KVER SMC_CACHE
 ENVF := $(SMC_CACHE)/env-$(KVER).sh
 W ?= 1
 
-.PHONY: all setup module tools check demo install clean checkpatch bench
+.PHONY: all setup module module-debug tools check demo install clean checkpatch bench
 
 all: module tools
 
@@ -36,6 +38,18 @@ else
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/net/smc W=$(W) modules
 endif
+
+# Our module for the rig's debug kernel (scripts/debug-kernel.sh builds
+# that kernel once): compiled from a copy in out/debug/net/smc, so the
+# stock build in net/smc stays, and with smc_kunit.ko, the KUnit suites.
+DEBUG_OUT := out/debug/net/smc
+# the sources only: a stock build's generated smc.mod.c must not come along
+DEBUG_SRC = $(filter-out %.mod.c,$(wildcard net/smc/*.[ch]))
+module-debug:
+	. "$$(scripts/debug-kernel.sh)" && mkdir -p $(DEBUG_OUT) && \
+	cp -p net/smc/Kbuild $(DEBUG_SRC) $(DEBUG_OUT)/ && \
+	CHROOT_BIND=$$SMC_DEBUG_DIR scripts/chroot-run.sh make -C $$SMC_KDIR \
+		M=/src/$(DEBUG_OUT) W=$(W) CONFIG_SMC_KUNIT_TEST=m modules
 
 tools:
 	$(MAKE) -C scripts/rig

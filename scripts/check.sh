@@ -10,17 +10,22 @@
 #      (smc/inject_warn), and pass the same boot without it;
 #   4. the selftests on the two-host rig (ours on both hosts, interop with
 #      plain TCP and with the distro smc.ko), with every test required to
-#      run: a skip counts as a failure.
+#      run: a skip counts as a failure;
+#   5. "debug": the debug kernel (scripts/debug-kernel.sh: KASAN, lockdep,
+#      kmemleak, KUnit), our modules built for it, the KUnit suites, proof
+#      that KASAN and lockdep reports fail a run (smc/inject_uaf,
+#      smc/inject_lockdep), and the selftests again on that kernel with a
+#      kmemleak scan after each test.
 #
 # Output is KTAP; the last line is "N passed, N failed".
-# CHECK_ONLY="static rig selftests" picks parts (default: all).
+# CHECK_ONLY="static rig selftests debug" picks parts (default: all).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 KVER=${KVER:-6.12}
 export KVER
-parts=${CHECK_ONLY:-static rig selftests}
+parts=${CHECK_ONLY:-static rig selftests debug}
 logdir=$top/out/check-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$logdir"
 
@@ -121,6 +126,84 @@ if [[ " $parts " == *" selftests "* ]]; then
 	fail=$((fail + sub_fail))
 	[ "$sub_pass" -gt 0 ] || rc=1
 	result $rc "selftests on the two-host rig (rig and kernel console clean)" $(($(ms) - t))
+fi
+
+# -- the debug kernel -------------------------------------------------------------
+# detector <name> <debugfs hook> <console pattern>: the rig must fail a run
+# that triggers the hook, and the console must show the detector's report
+detector() {
+	local name=$1 hook=$2 pattern=$3 out rc t
+	t=$(ms)
+	out=$("$top/scripts/rig/rig.sh" run --kernel debug --hosts 1 \
+		--timeout 600 --out "$logdir/rig-$name" -- \
+		"insmod \$SMC_LIB_OURS/smc.ko && echo 1 >/sys/kernel/debug/smc/$hook" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" >"$logdir/rig-$name.log"
+	if [ $rc != 0 ] && printf '%s\n' "$out" | grep -q 'kernel splat in console-A.log' &&
+	   grep -Eq "$pattern" "$logdir/rig-$name/console-A.log" &&
+	   [ "$(cat "$logdir/rig-$name/rc" 2>/dev/null)" = 0 ]; then
+		grep -Em1 "$pattern" "$logdir/rig-$name/console-A.log" | indent
+		result 0 "rig fails a debug-kernel run with $name (smc/$hook)" $(($(ms) - t))
+	else
+		printf '%s\n' "$out" | tail -n 20 | indent
+		result 1 "rig fails a debug-kernel run with $name (smc/$hook)" $(($(ms) - t))
+	fi
+}
+
+if [[ " $parts " == *" debug "* ]]; then
+	t=$(ms)
+	"$top/scripts/debug-kernel.sh" >"$logdir/debug-kernel.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] || tail -n 30 "$logdir/debug-kernel.log" | indent
+	result $rc "debug kernel (KASAN, lockdep, kmemleak, KUnit) builds" $(($(ms) - t))
+	debug_ok=$rc
+
+	if [ "$debug_ok" = 0 ]; then
+		t=$(ms)
+		make -s module-debug >"$logdir/build-debug.log" 2>&1
+		rc=$?
+		if [ $rc = 0 ] && grep -Eiq 'warning:|error:' "$logdir/build-debug.log"; then
+			rc=1
+		fi
+		[ $rc = 0 ] || grep -Ei -A3 'warning:|error:' "$logdir/build-debug.log" | head -n 40 | indent
+		result $rc "smc.ko, smc_diag.ko and smc_kunit.ko build for the debug kernel with W=1" $(($(ms) - t))
+		debug_ok=$rc
+	fi
+
+	if [ "$debug_ok" = 0 ]; then
+		t=$(ms)
+		"$top/scripts/rig/rig.sh" run --kernel debug --hosts 1 --timeout 600 \
+			--out "$logdir/rig-kunit" -- scripts/rig/kunit.sh \
+			>"$logdir/kunit.log" 2>&1
+		rc=$?
+		indent <"$logdir/kunit.log"
+		# every KUnit case counts on its own
+		sub_pass=$(grep -Ec '^ +ok [0-9]+ ' "$logdir/kunit.log")
+		sub_fail=$(grep -Ec '^ +not ok [0-9]+ ' "$logdir/kunit.log")
+		echo "# kunit: $sub_pass cases passed, $sub_fail failed"
+		pass=$((pass + sub_pass))
+		fail=$((fail + sub_fail))
+		[ "$sub_pass" -gt 0 ] || rc=1
+		result $rc "KUnit suites smc_* on the debug kernel" $(($(ms) - t))
+
+		detector "KASAN" inject_uaf 'BUG: KASAN: slab-use-after-free in smc_inject_uaf'
+		detector "lockdep" inject_lockdep 'WARNING: possible circular locking dependency detected'
+
+		t=$(ms)
+		"$top/scripts/rig/rig.sh" run --kernel debug --timeout 2400 \
+			--out "$logdir/rig-selftests-debug" -- \
+			'SMC_SELFTEST_EXPECT_ALL=1 make -s -C tools/testing/selftests/net/smc run_tests' \
+			>"$logdir/selftests-debug.log" 2>&1
+		rc=$?
+		indent <"$logdir/selftests-debug.log"
+		sub_pass=$(grep -Ec '^# ok [0-9]+ - ' "$logdir/selftests-debug.log")
+		sub_fail=$(grep -Ec '^# not ok [0-9]+ - ' "$logdir/selftests-debug.log")
+		echo "# selftests (debug kernel): $sub_pass subtests passed, $sub_fail failed"
+		pass=$((pass + sub_pass))
+		fail=$((fail + sub_fail))
+		[ "$sub_pass" -gt 0 ] || rc=1
+		result $rc "selftests on the two-host rig, debug kernel, kmemleak scans" $(($(ms) - t))
+	fi
 fi
 
 echo "1..$n"

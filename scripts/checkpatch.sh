@@ -42,7 +42,7 @@ if [ -n "$out" ]; then
 fi
 
 mapfile -t sh < <(git ls-files '*.sh' 'scripts/rig/initramfs-init' \
-	'tools/smc/completion/*' '.ci/run')
+	'tools/smc/completion/*' 'tools/smc/smc_run' '.ci/run')
 out=$(shellcheck -x --source-path=SCRIPTDIR "${sh[@]}" 2>&1) || {
 	echo "shellcheck:"
 	echo "$out"

@@ -6,6 +6,9 @@
 # namespace, so nothing is left behind when the command ends.
 #
 #   scripts/chroot-run.sh make -C /usr/src/linux-headers-... M=/src/net/smc
+#
+# CHROOT_BIND="DIR ..." also binds each DIR at the same path inside the
+# chroot (the debug kernel's build tree under the cache, for example).
 set -euo pipefail
 KVER=${KVER:-6.12}
 CACHE=${SMC_CACHE:-$HOME/.cache/smc-r}
@@ -20,10 +23,14 @@ rel=${PWD#"$top"}
 # shellcheck disable=SC2016
 exec unshare -m --propagation private /bin/sh -c '
 	set -e
-	root=$1; top=$2; rel=$3; shift 3
+	root=$1; top=$2; rel=$3; binds=$4; shift 4
 	mount --bind "$top" "$root/src"
+	for d in $binds; do
+		mkdir -p "$root$d"
+		mount --bind "$d" "$root$d"
+	done
 	mount -t proc proc "$root/proc"
 	mount --bind /dev "$root/dev"
 	exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/root LANG=C.UTF-8 /bin/sh -c "cd \"/src$rel\" && exec \"\$@\"" sh "$@"
-' sh "$SMC_CHROOT" "$top" "$rel" "$@"
+' sh "$SMC_CHROOT" "$top" "$rel" "${CHROOT_BIND:-}" "$@"

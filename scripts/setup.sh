@@ -39,7 +39,7 @@ mkdir -p "$CACHE"
 host_pkgs=(qemu-system-x86 qemu-utils mmdebstrap busybox-static rdma-core
 	   ibverbs-utils perftest iproute2 kmod xz-utils zstd cpio
 	   ca-certificates shellcheck codespell sparse make gcc libc6-dev
-	   util-linux procps iputils-ping bc binutils)
+	   util-linux procps iputils-ping bc binutils socat iperf3 curl python3)
 missing=()
 for p in "${host_pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -142,7 +142,8 @@ fi
 
 # --- 4. checkpatch from the matching source package ------------------------
 cpdir=$CACHE/checkpatch-$KVER
-if [ ! -e "$cpdir/.done" ]; then
+srctar=$CACHE/src/$src_pkg.tar.xz
+if [ ! -e "$cpdir/.done" ] || [ ! -f "$srctar" ]; then
 	src_deb=$(fetch "$src_pkg")
 	log "extracting checkpatch.pl from $(basename "$src_deb")"
 	tmp=$(mktemp -d)
@@ -155,8 +156,10 @@ if [ ! -e "$cpdir/.done" ]; then
 		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
 		'*/scripts/const_structs.checkpatch' '*/scripts/kernel-doc*'
 	# keep the whole source tarball for the debug-kernel build
+	# (scripts/debug-kernel.sh); copied whole or not at all
 	mkdir -p "$CACHE/src"
-	cp -n "$tarball" "$CACHE/src/" || true
+	cp "$tarball" "$srctar.tmp"
+	mv "$srctar.tmp" "$srctar"
 	rm -rf "$tmp"
 	touch "$cpdir/.done"
 fi

@@ -37,6 +37,8 @@ for arg in "${cmdline[@]}"; do
 	rig.nhosts=*) nhosts=${arg#rig.nhosts=} ;;
 	rig.repo=*) repo=${arg#rig.repo=} ;;
 	rig.out=*) out=${arg#rig.out=} ;;
+	rig.kernel=*) kernel=${arg#rig.kernel=} ;;
+	rig.ours=*) ours=${arg#rig.ours=} ;;
 	esac
 done
 case "$host" in A) h=1 ;; B) h=2 ;; *) h=1 host=A ;; esac
@@ -85,15 +87,26 @@ else
 	log "rdma_rxe did not load"
 fi
 
-"$repo/scripts/rig/rigd" serve "10.9.0.$h" &
-
 export SMC_RIG_HOST=$host
 export SMC_LOCAL_IP=10.9.1.$h SMC_PEER_IP=10.9.1.$peer_h
 export SMC_LOCAL_IP2=10.9.2.$h SMC_PEER_IP2=10.9.2.$peer_h
 export SMC_LOCAL_IP6=fd00:9:1::$h SMC_PEER_IP6=fd00:9:1::$peer_h
 export SMC_PEER_EXEC="$repo/scripts/rig/rigd exec 10.9.0.$peer_h"
 export SMC_RIG_OUT=$out
-[ "${nhosts:-2}" = 1 ] && unset SMC_PEER_EXEC
+# which kernel (stock or debug) and which build of our module fits it;
+# the kselftest runner scans kmemleak after each test on the debug kernel
+export SMC_RIG_KERNEL=${kernel:-stock}
+[ -n "${ours:-}" ] && export SMC_LIB_OURS=$ours
+[ -w /sys/kernel/debug/kmemleak ] && export KSFT_KMEMLEAK_SCAN=1
+if [ "${nhosts:-2}" = 1 ]; then
+	# one host, no links: tests run their peer side locally over loopback
+	unset SMC_PEER_EXEC
+	export SMC_LOCAL_IP=127.0.0.1 SMC_PEER_IP=127.0.0.1
+	export SMC_LOCAL_IP6=::1 SMC_PEER_IP6=::1
+fi
+
+# after the exports: commands run through rigd see the same environment
+"$repo/scripts/rig/rigd" serve "10.9.0.$h" &
 
 log "ready after $(cut -d' ' -f1 /proc/uptime)s"
 if [ "$host" != A ]; then

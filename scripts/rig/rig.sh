@@ -14,6 +14,10 @@
 #   --mem MB        memory per host (default 1536)
 #   --cpus N        vCPUs per host (default 1)
 #   --append ARGS   extra kernel command line
+#   --kernel K      stock (default: Debian's kernel) or debug (the KASAN,
+#                   lockdep, kmemleak and KUnit kernel of
+#                   scripts/debug-kernel.sh, with our module from
+#                   out/debug/net/smc, see "make module-debug")
 #   --allow-splat   do not fail the run on kernel warnings (for the
 #                   splat detector's own test, which expects them)
 #
@@ -38,6 +42,7 @@ envf=$CACHE/env-$KVER.sh
 mode=${1:-}
 shift || true
 on=A nhosts=2 timeout=1800 mem=1536 cpus=1 append='' allow_splat=0
+kernel=stock
 out=$repo/out/rig-$(date +%Y%m%d-%H%M%S)-$$
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -48,6 +53,7 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift 2 ;;
 	--cpus) cpus=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--kernel) kernel=$2; shift 2 ;;
 	--allow-splat) allow_splat=1; shift ;;
 	--) shift; break ;;
 	-*) echo "rig: unknown option $1" >&2; exit 2 ;;
@@ -58,6 +64,19 @@ case "$mode" in
 run) [ $# -gt 0 ] || { echo "rig: run needs a command" >&2; exit 2; } ;;
 shell) ;;
 *) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac
+
+# the kernel, its module tree and the build of our module that fits it;
+# guest-init.sh exports rig.ours as SMC_LIB_OURS for the selftests
+case "$kernel" in
+stock)	ours=$repo/net/smc ;;
+debug)	# shellcheck source=/dev/null
+	. "$("$repo/scripts/debug-kernel.sh")"
+	ours=$repo/out/debug/net/smc
+	# ACPI's AML interpreter routing PCI interrupts takes a minute
+	# under KASAN, kmemleak and TCG; the BIOS tables do it at once
+	append="acpi=noirq $append" ;;
+*)	echo "rig: --kernel takes stock or debug" >&2; exit 2 ;;
 esac
 
 mkdir -p "$out"
@@ -109,7 +128,7 @@ qemu_host() {	# qemu_host A|B  -> fills the array Q with QEMU's argv
 	Q=(timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -cpu max
 	   -smp "$cpus" -m "$mem" -nographic -no-reboot -nodefaults
 	   -kernel "$SMC_VMLINUZ" -initrd "$initrd"
-	   -append "console=ttyS0 panic=-1 loglevel=6 rig.host=$host rig.nhosts=$nhosts rig.repo=$repo rig.out=$out rig.kmods=$SMC_MODDIR $append"
+	   -append "console=ttyS0 panic=-1 loglevel=6 rig.host=$host rig.nhosts=$nhosts rig.repo=$repo rig.out=$out rig.kmods=$SMC_MODDIR rig.kernel=$kernel rig.ours=$ours $append"
 	   -serial "file:$out/console-$host.log"
 	   -device virtio-serial-pci -chardev "stdio,id=job,signal=off"
 	   -device virtconsole,chardev=job
@@ -177,6 +196,6 @@ for t in "$out"/tainted-*; do
 done
 
 start=$(cat "$out/test-start" 2>/dev/null || echo "?")
-printf 'rig: hosts=%s boot-to-test=%ss total=%.1fs job-rc=%s logs=%s\n' \
-	"$nhosts" "$start" "$(echo "$t1 - $t0" | bc)" "$rc" "$out" >&2
+printf 'rig: kernel=%s hosts=%s boot-to-test=%ss total=%.1fs job-rc=%s logs=%s\n' \
+	"$kernel" "$nhosts" "$start" "$(echo "$t1 - $t0" | bc)" "$rc" "$out" >&2
 exit $status
