@@ -127,6 +127,11 @@ static const struct sock_diag_handler smc_diag_handler = {
 
 static int __init smc_diag_init(void)
 {
+	/* the sock_diag wire layout that smcss and smc-tools expect */
+	BUILD_BUG_ON(sizeof(struct smc_diag_req) != 52);
+	BUILD_BUG_ON(sizeof(struct smc_diag_msg) != 64);
+	BUILD_BUG_ON(sizeof(struct smc_diag_fallback) != 8);
+	BUILD_BUG_ON(sizeof(struct smc_diag_conninfo) != 76);
 	return sock_diag_register(&smc_diag_handler);
 }
 
