@@ -20,31 +20,11 @@
 
 static struct dentry *smc_debugfs_root;
 
-static ssize_t smc_inject_warn_write(struct file *file,
-				     const char __user *ubuf, size_t count,
-				     loff_t *ppos)
+/* a WARN, for the rig's splat detector */
+static void smc_inject_warn(void)
 {
-	unsigned int val;
-	int rc;
-
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	rc = kstrtouint_from_user(ubuf, count, 0, &val);
-	if (rc)
-		return rc;
-	if (val > 1)
-		return -EINVAL;
-	if (val)
-		WARN(1, "smc: injected warning for the splat detector\n");
-	return count;
+	WARN(1, "smc: injected warning for the splat detector\n");
 }
-
-static const struct file_operations smc_inject_warn_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= smc_inject_warn_write,
-	.llseek	= noop_llseek,
-};
 
 /* a read after kfree(), for KASAN to report */
 static void smc_inject_uaf(void)
@@ -81,12 +61,13 @@ struct smc_inject {
 	void (*fn)(void);
 };
 
+static struct smc_inject smc_inject_warn_op = { .fn = smc_inject_warn };
 static struct smc_inject smc_inject_uaf_op = { .fn = smc_inject_uaf };
 static struct smc_inject smc_inject_lockdep_op = { .fn = smc_inject_lockdep };
 
-static ssize_t smc_inject_bug_write(struct file *file,
-				    const char __user *ubuf, size_t count,
-				    loff_t *ppos)
+static ssize_t smc_inject_write(struct file *file,
+				const char __user *ubuf, size_t count,
+				loff_t *ppos)
 {
 	struct smc_inject *inject = file->private_data;
 	unsigned int val;
@@ -104,10 +85,10 @@ static ssize_t smc_inject_bug_write(struct file *file,
 	return count;
 }
 
-static const struct file_operations smc_inject_bug_fops = {
+static const struct file_operations smc_inject_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
-	.write	= smc_inject_bug_write,
+	.write	= smc_inject_write,
 	.llseek	= noop_llseek,
 };
 
@@ -121,16 +102,16 @@ static const struct file_operations smc_inject_bug_fops = {
 void smc_debugfs_init(void)
 {
 	smc_debugfs_root = debugfs_create_dir("smc", NULL);
-	debugfs_create_file("inject_warn", 0200, smc_debugfs_root, NULL,
-			    &smc_inject_warn_fops);
+	debugfs_create_file("inject_warn", 0200, smc_debugfs_root,
+			    &smc_inject_warn_op, &smc_inject_fops);
 	if (IS_ENABLED(CONFIG_KASAN))
 		debugfs_create_file("inject_uaf", 0200, smc_debugfs_root,
 				    &smc_inject_uaf_op,
-				    &smc_inject_bug_fops);
+				    &smc_inject_fops);
 	if (IS_ENABLED(CONFIG_LOCKDEP))
 		debugfs_create_file("inject_lockdep", 0200, smc_debugfs_root,
 				    &smc_inject_lockdep_op,
-				    &smc_inject_bug_fops);
+				    &smc_inject_fops);
 }
 
 /**
