@@ -20,6 +20,10 @@
 #define SMC_CDC_LEN		44
 #define SMC_CDC_MIN_RX		26	/* what a receiver reads */
 
+/* work-request buffers that carry CDC and v1 LLC messages */
+#define SMC_WR_BUF_SIZE		48	/* one send/receive slot */
+#define SMC_WR_TX_SIZE		44	/* what is sent from it */
+
 /* producer flags, byte 24 */
 #define SMC_CDC_PROD_WRITE_BLOCKED	0x80	/* writer waits for space */
 #define SMC_CDC_PROD_URG_PENDING	0x40	/* urgent data queued */
@@ -92,6 +96,8 @@ static inline void smc_cdc_wire_size_check(void)
 {
 	BUILD_BUG_ON(sizeof(struct smc_cdc_cursor) != 8);
 	BUILD_BUG_ON(sizeof(struct smc_cdc_msg) != SMC_CDC_LEN);
+	BUILD_BUG_ON(SMC_CDC_LEN != SMC_WR_TX_SIZE);
+	BUILD_BUG_ON(SMC_WR_TX_SIZE > SMC_WR_BUF_SIZE);
 	BUILD_BUG_ON(offsetof(struct smc_cdc_msg, reserved) != SMC_CDC_MIN_RX);
 }
 

@@ -15,6 +15,7 @@
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/if_ether.h>
+#include <linux/jiffies.h>
 #include <linux/types.h>
 
 /* message types, the low nibble of byte 0 */
@@ -37,6 +38,13 @@ enum smc_llc_type {
 #define SMC_LLC_LEN		44	/* every v1 message; minimum for v2 */
 #define SMC_LLC_LEN_V2_MAX	8192	/* the receive overflow buffer */
 #define SMC_LLC_GID_SIZE	16
+
+/* how long the link layer waits, as Linux does */
+#define SMC_LLC_WAIT_FIRST_TIME	(5 * HZ)	/* CONFIRM_LINK, new link */
+#define SMC_LLC_WAIT_TIME	(2 * HZ)	/* any other response */
+#define SMC_LLC_WAIT_CLNT_FIRST	(4 * HZ)	/* client: first CONFIRM_LINK */
+#define SMC_LLC_FLOW_START_TIME	(20 * HZ)	/* for another flow to end */
+#define SMC_LLC_TESTLINK_TIME	(30 * HZ)	/* idle before TEST_LINK */
 
 /* byte 3, all types */
 #define SMC_LLC_FLAG_RESP		0x80
