@@ -8,11 +8,14 @@
 #define _NET_SMC_PRIV_H
 
 #include <linux/bitops.h>
+#include <linux/list.h>
 #include <linux/net.h>
 #include <linux/smc_diag.h>
 #include <linux/socket.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <net/sock.h>
 
 #include "smc_clc.h"
@@ -50,6 +53,7 @@ enum {
 	SMC_SOCK_MODE_DECIDED,	/* INIT -> SMC/fallback transition done */
 	SMC_SOCK_HOOKED,	/* our clcsk callbacks are installed */
 	SMC_SOCK_ACCEPTED,	/* server side: created by accept() */
+	SMC_SOCK_HS_STARTED,	/* the CLC handshake work was queued */
 };
 
 /**
@@ -68,6 +72,17 @@ enum {
  * @use_fallback: data goes over @clcsock; lockless readers
  * @mode: SMC_DIAG_MODE_* value reported by sock_diag
  * @limit_hs: SOL_SMC/SMC_LIMIT_HS; under the SMC sock lock
+ * @hs_work: runs the CLC handshake, client or server side
+ * @listen_smc: server child: its listener, referenced until the child is
+ *	accepted or dropped
+ * @accept_entry: server child: on the listener's @accept_queue
+ * @accept_queue: listener: children whose handshake ended, for accept()
+ * @accept_lock: listener: guards @accept_queue, @accept_cnt, @hs_cnt
+ * @accept_cnt: listener: children on @accept_queue
+ * @hs_cnt: listener: children still in their handshake
+ * @listen_work: listener: takes new TCP children off the clcsock
+ * @listen_wait: listener: entry on the listening socket's wait queue
+ *	that starts @listen_work when TCP queues a child
  *
  * sk_state follows enum smc_state.  It is changed under the SMC sock
  * lock, except INIT -> ACTIVE which the clcsk state callback may do.
@@ -85,6 +100,15 @@ struct smc_sock {
 	bool			use_fallback;
 	u8			mode;
 	bool			limit_hs;
+	struct work_struct	hs_work;
+	struct smc_sock		*listen_smc;
+	struct list_head	accept_entry;
+	struct list_head	accept_queue;
+	spinlock_t		accept_lock;	/* see @accept_queue */
+	unsigned int		accept_cnt;
+	unsigned int		hs_cnt;
+	struct work_struct	listen_work;
+	struct wait_queue_entry	listen_wait;
 };
 
 static inline struct smc_sock *smc_sk(const struct sock *sk)
@@ -114,6 +138,35 @@ void smc_clcsock_sync(struct smc_sock *smc);
 void smc_clcsock_copy_settings(struct smc_sock *smc);
 void smc_switch_to_fallback(struct smc_sock *smc, u32 reason);
 
+/* smc_clc_io.c */
+int smc_clc_send(struct socket *clcsock, const void *buf, size_t len);
+int smc_clc_recv(struct socket *clcsock, void *buf, size_t size,
+		 u8 expected, long timeo, struct smc_clc_hdr_info *info);
+int smc_clc_send_decline(struct smc_sock *smc, u32 reason, u8 version);
+
+/* smc_handshake.c */
+#define SMC_CLC_WAIT_TIME	(6 * HZ)	/* Proposal, Accept, Confirm */
+extern struct workqueue_struct *smc_hs_wq;
+int smc_hs_init(void);
+void smc_hs_exit(void);
+int smc_hs_client(struct smc_sock *smc);
+int smc_hs_server(struct smc_sock *smc);
+void smc_hs_local_systemid(u8 *id);
+
+/* smc_connect.c */
+void smc_connect_prepare(struct smc_sock *smc);
+void smc_connect_tcp_done(struct smc_sock *smc);
+int smc_connect_wait(struct smc_sock *smc, bool nonblock);
+bool smc_hs_pending(const struct smc_sock *smc);
+int smc_hs_wait_data(struct smc_sock *smc, long timeo);
+void smc_hs_cancel(struct smc_sock *smc);
+
+/* smc_listen.c */
+void smc_listen_init(struct smc_sock *smc);
+int smc_listen_start(struct smc_sock *smc);
+void smc_listen_stop(struct smc_sock *smc);
+__poll_t smc_listen_poll(struct smc_sock *smc);
+
 /* smc_ops.c */
 int smc_accept(struct socket *sock, struct socket *newsock,
 	       struct proto_accept_arg *arg);
@@ -134,6 +187,8 @@ unsigned int smc_stats_fback_slots(void);
 u32 smc_stats_fback_code(unsigned int slot);
 unsigned long smc_stats_fback_read(struct net *net, bool server,
 				   unsigned int slot);
+void smc_stats_hs_err_inc(struct net *net, bool server);
+unsigned long smc_stats_hs_err_read(struct net *net, bool server);
 
 /* smc_sysctl.c */
 int smc_sysctl_init(void);
@@ -150,6 +205,14 @@ void smc_pnet_exit(void);
 /* smc_netlink.c */
 int smc_netlink_init(void);
 void smc_netlink_exit(void);
+
+bool smc_ueid_match(const u8 *eid);
+
+/* smc_clc_inject.c */
+struct dentry;
+u8 *smc_clc_inject_take(size_t *len);
+void smc_clc_inject_init(struct dentry *root);
+void smc_clc_inject_exit(void);
 
 /* smc_debugfs.c */
 void smc_debugfs_init(void);

@@ -54,17 +54,6 @@ void smc_switch_to_fallback(struct smc_sock *smc, u32 reason)
 }
 
 /*
- * The TCP handshake of a client socket completed.  This is where the CLC
- * handshake will start once SMC is negotiated; until then no SMC option
- * was sent, so the peer cannot have signalled SMC.
- */
-static void smc_clcsock_connected(struct smc_sock *smc)
-{
-	smc_switch_to_fallback(smc, SMC_CLC_DECL_PEERNOSMC);
-	WRITE_ONCE(smc->sk.sk_state, SMC_ACTIVE);
-}
-
-/*
  * Keep one TCP error visible once, whichever socket it is consumed from:
  * SO_ERROR reads the SMC sock (the core serves SOL_SOCKET itself), while
  * TCP operations consume the clcsk's copy.  smc->clcsk_err remembers what
@@ -105,9 +94,11 @@ static void __smc_clcsock_sync(struct smc_sock *smc, struct sock *clcsk)
 	if (READ_ONCE(sk->sk_state) == SMC_CLOSED)
 		return;
 	WRITE_ONCE(sk->sk_shutdown, READ_ONCE(clcsk->sk_shutdown));
+	/* a client's TCP handshake completed: SMC or fallback is decided */
 	if (READ_ONCE(sk->sk_state) == SMC_INIT &&
+	    !test_bit(SMC_SOCK_ACCEPTED, &smc->flags) &&
 	    ((1 << READ_ONCE(clcsk->sk_state)) & SMC_TCPF_CONNECTED))
-		smc_clcsock_connected(smc);
+		smc_connect_tcp_done(smc);
 }
 
 /**

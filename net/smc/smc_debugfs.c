@@ -102,6 +102,7 @@ static const struct file_operations smc_inject_fops = {
 void smc_debugfs_init(void)
 {
 	smc_debugfs_root = debugfs_create_dir("smc", NULL);
+	smc_clc_inject_init(smc_debugfs_root);
 	debugfs_create_file("inject_warn", 0200, smc_debugfs_root,
 			    &smc_inject_warn_op, &smc_inject_fops);
 	if (IS_ENABLED(CONFIG_KASAN))
@@ -123,4 +124,5 @@ void smc_debugfs_exit(void)
 {
 	debugfs_remove_recursive(smc_debugfs_root);
 	smc_debugfs_root = NULL;
+	smc_clc_inject_exit();
 }

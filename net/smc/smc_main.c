@@ -14,6 +14,7 @@
 #include <linux/smc.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
+#include <net/tcp.h>
 
 #include "smc.h"
 
@@ -34,10 +35,15 @@ static int __init smc_init(void)
 	rc = smc_sysctl_init();
 	if (rc)
 		goto out_stats;
+	rc = smc_hs_init();
+	if (rc)
+		goto out_sysctl;
+	/* TCP adds the SMC option to SYNs of sockets that ask for it */
+	static_branch_inc(&tcp_have_smc);
 
 	rc = proto_register(&smc_proto, 1);
 	if (rc)
-		goto out_sysctl;
+		goto out_hs;
 	rc = proto_register(&smc_proto6, 1);
 	if (rc)
 		goto out_proto;
@@ -78,6 +84,9 @@ out_proto6:
 	proto_unregister(&smc_proto6);
 out_proto:
 	proto_unregister(&smc_proto);
+out_hs:
+	static_branch_dec(&tcp_have_smc);
+	smc_hs_exit();
 out_sysctl:
 	smc_sysctl_exit();
 out_stats:
@@ -95,6 +104,8 @@ static void __exit smc_exit(void)
 	sock_unregister(PF_SMC);
 	proto_unregister(&smc_proto6);
 	proto_unregister(&smc_proto);
+	static_branch_dec(&tcp_have_smc);
+	smc_hs_exit();
 	smc_sysctl_exit();
 	smc_stats_exit();
 }

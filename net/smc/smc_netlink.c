@@ -386,6 +386,7 @@ cancel:
 
 static int smc_nl_get_stats(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct net *net = sock_net(skb->sk);
 	struct nlattr *nest;
 	void *hdr;
 
@@ -399,8 +400,10 @@ static int smc_nl_get_stats(struct sk_buff *skb, struct netlink_callback *cb)
 		goto cancel;
 	if (smc_nl_fill_tech(skb, SMC_NLA_STATS_SMCD_TECH) ||
 	    smc_nl_fill_tech(skb, SMC_NLA_STATS_SMCR_TECH) ||
-	    smc_nl_put_u64(skb, SMC_NLA_STATS_CLNT_HS_ERR_CNT, 0) ||
-	    smc_nl_put_u64(skb, SMC_NLA_STATS_SRV_HS_ERR_CNT, 0)) {
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_CLNT_HS_ERR_CNT,
+			   smc_stats_hs_err_read(net, false)) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_SRV_HS_ERR_CNT,
+			   smc_stats_hs_err_read(net, true))) {
 		nla_nest_cancel(skb, nest);
 		goto cancel;
 	}
@@ -594,4 +597,27 @@ void smc_netlink_exit(void)
 {
 	genl_unregister_family(&smc_gen_family);
 	smc_ueid_remove(NULL);
+}
+
+/**
+ * smc_ueid_match() - is an EID from a peer in our UEID table?
+ * @eid: SMC_MAX_EID_LEN bytes, blank-padded, as on the wire
+ *
+ * Context: process context, may sleep.
+ * Return: true if the table holds it.
+ */
+bool smc_ueid_match(const u8 *eid)
+{
+	struct smc_ueid *ue;
+	bool found = false;
+
+	mutex_lock(&smc_ueid_lock);
+	list_for_each_entry(ue, &smc_ueid_list, list) {
+		if (!memcmp(ue->eid, eid, SMC_MAX_EID_LEN)) {
+			found = true;
+			break;
+		}
+	}
+	mutex_unlock(&smc_ueid_lock);
+	return found;
 }

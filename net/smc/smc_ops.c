@@ -3,15 +3,18 @@
  * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
  *
  * proto_ops of AF_SMC sockets.  A socket that has not negotiated SMC
- * (every socket, until the CLC layer exists) behaves exactly like TCP:
- * each operation is the clcsock's own, so return values, errno, blocking,
- * timeouts and signals are TCP's.  The SMC sock only tracks state for
- * sock_diag and the socket core (see smc_clcsock.c).
+ * (every socket, until the SMC-R data path exists) behaves exactly like
+ * TCP: each operation is the clcsock's own, so return values, errno,
+ * blocking, timeouts and signals are TCP's.  The SMC sock only tracks
+ * state for sock_diag and the socket core (see smc_clcsock.c), and holds
+ * data calls back while the CLC handshake runs (smc_connect.c); a
+ * listener's accept queue is its own (smc_listen.c).
  */
 
 #include <linux/fs.h>
 #include <linux/net.h>
 #include <linux/poll.h>
+#include <linux/splice.h>
 #include <linux/smc_diag.h>
 #include <net/sock.h>
 #include <net/tcp_states.h>
@@ -62,8 +65,10 @@ static int smc_disconnect(struct socket *sock, struct sockaddr *addr,
 
 		/* like TCP, the socket may bind, listen or connect again */
 		WRITE_ONCE(sk->sk_state, SMC_INIT);
-		if (listening)
+		if (listening) {
+			smc_listen_stop(smc);
 			smc_clcsock_hook(smc);
+		}
 	}
 	smc_clcsock_sync(smc);
 	sock->state = READ_ONCE(clcsock->state);
@@ -83,14 +88,23 @@ static int smc_connect(struct socket *sock, struct sockaddr *addr,
 	    addr->sa_family == AF_UNSPEC)
 		return smc_disconnect(sock, addr, alen, flags);
 
+	if (READ_ONCE(sock->sk->sk_state) == SMC_INIT)
+		smc_connect_prepare(smc);
 	/*
 	 * Not under the SMC sock lock: TCP sleeps here (blocking connect,
 	 * SO_SNDTIMEO, signals) and other threads may use the socket.  The
-	 * transition out of INIT happens in the clcsk state callback.
+	 * transition out of INIT starts in the clcsk state callback.
 	 */
 	rc = READ_ONCE(clcsock->ops)->connect(clcsock, addr, alen, flags);
 	smc_clcsock_sync(smc);
 	sock->state = READ_ONCE(clcsock->state);
+	if (smc_hs_pending(smc)) {
+		/* TCP is connected, the CLC handshake is not done */
+		if (rc == 0)
+			rc = smc_connect_wait(smc, flags & O_NONBLOCK);
+		else if (rc == -EISCONN)
+			rc = -EALREADY;
+	}
 	return rc;
 }
 
@@ -105,87 +119,20 @@ static int smc_listen(struct socket *sock, int backlog)
 	lock_sock(sk);
 	/* TCP children clone the listener's callbacks: ours must be off */
 	smc_clcsock_unhook(smc);
+	if (sk->sk_state == SMC_INIT || sk->sk_state == SMC_LISTEN)
+		smc_listen_start(smc);
 	rc = READ_ONCE(clcsock->ops)->listen(clcsock, backlog);
 	if (READ_ONCE(clcsk->sk_state) == TCP_LISTEN) {
-		WRITE_ONCE(sk->sk_state, SMC_LISTEN);
 		WRITE_ONCE(sk->sk_max_ack_backlog,
 			   READ_ONCE(clcsk->sk_max_ack_backlog));
+		WRITE_ONCE(sk->sk_state, SMC_LISTEN);
+		/* children TCP queued before we listened for them */
+		queue_work(smc_hs_wq, &smc->listen_work);
 	} else {
+		smc_listen_stop(smc);
 		smc_clcsock_hook(smc);
 	}
 	release_sock(sk);
-	return rc;
-}
-
-/**
- * smc_accept() - proto_ops->accept: wrap an accepted TCP connection
- * @sock: listening SMC socket
- * @newsock: socket to graft the new SMC sock onto
- * @arg: accept flags (O_NONBLOCK), kern; is_empty is filled in by TCP
- *
- * TCP does the waiting (O_NONBLOCK, SO_RCVTIMEO, signals) on the clcsock;
- * the listener's SMC sock lock is not held meanwhile.  The child inherits
- * SOL_SMC settings from the listener and its SOL_SOCKET settings from
- * the TCP child, and leaves INIT right away: without an SMC option in the
- * handshake it is in fallback mode.
- *
- * Context: process context, may sleep.
- * Return: 0 or the errno TCP's accept returned; -ENOBUFS without memory.
- */
-int smc_accept(struct socket *sock, struct socket *newsock,
-	       struct proto_accept_arg *arg)
-{
-	struct smc_sock *lsmc = smc_sk(sock->sk);
-	struct socket *lclc = smc_clc_get(sock);
-	const struct proto_ops *ops;
-	struct socket *nclc = NULL;
-	struct smc_sock *nsmc;
-	struct sock *nsk;
-	u32 reason;
-	int rc;
-
-	/* allocate first, so that no accepted connection is dropped */
-	nsk = smc_sock_alloc(sock_net(sock->sk), newsock,
-			     sock->sk->sk_protocol, arg->kern);
-	if (!nsk)
-		return -ENOBUFS;
-
-	rc = sock_create_lite(lclc->sk->sk_family, lclc->sk->sk_type,
-			      lclc->sk->sk_protocol, &nclc);
-	if (rc)
-		goto out_free;
-	ops = READ_ONCE(lclc->ops);
-	rc = smc_compat_clc_accept(lclc, nclc, arg);
-	if (rc < 0) {
-		sock_release(nclc);
-		goto out_free;
-	}
-	nclc->ops = ops;
-	__module_get(ops->owner);
-
-	nsmc = smc_sk(nsk);
-	lock_sock(sock->sk);
-	nsmc->limit_hs = lsmc->limit_hs;
-	/* a listener that fell back (e.g. TCP_FASTOPEN) passes it on */
-	if (test_bit(SMC_SOCK_MODE_DECIDED, &lsmc->flags))
-		reason = lsmc->fallback_rsn;
-	else
-		reason = SMC_CLC_DECL_PEERNOSMC;
-	release_sock(sock->sk);
-
-	set_bit(SMC_SOCK_ACCEPTED, &nsmc->flags);
-	smc_switch_to_fallback(nsmc, reason);
-	newsock->state = SS_CONNECTED;
-	set_bit(SOCK_CUSTOM_SOCKOPT, &newsock->flags);
-	smc_clcsock_attach(nsmc, nclc);
-	smc_clcsock_copy_settings(nsmc);
-	/* connected, even if the peer already closed or reset */
-	WRITE_ONCE(nsk->sk_state, SMC_ACTIVE);
-	nsk->sk_prot->hash(nsk);
-	return 0;
-
-out_free:
-	smc_sock_free_unattached(nsk);
 	return rc;
 }
 
@@ -207,9 +154,17 @@ static __poll_t smc_poll(struct file *file, struct socket *sock,
 	struct smc_sock *smc = smc_sk(sock->sk);
 	struct socket *clcsock = smc_clc_get(sock);
 
+	__poll_t mask;
+
 	sock_poll_wait(file, sock, wait);
+	if (READ_ONCE(sock->sk->sk_state) == SMC_LISTEN)
+		return smc_listen_poll(smc);
 	smc_clcsock_sync(smc);
-	return READ_ONCE(clcsock->ops)->poll(file, clcsock, NULL);
+	mask = READ_ONCE(clcsock->ops)->poll(file, clcsock, NULL);
+	/* no data moves before the CLC handshake decided how */
+	if (smc_hs_pending(smc))
+		mask &= EPOLLERR | EPOLLHUP;
+	return mask;
 }
 
 static int smc_ioctl(struct socket *sock, unsigned int cmd,
@@ -261,7 +216,10 @@ static int smc_shutdown(struct socket *sock, int how)
 	if (sk->sk_state == SMC_LISTEN &&
 	    READ_ONCE(clcsock->sk->sk_state) != TCP_LISTEN) {
 		WRITE_ONCE(sk->sk_state, SMC_INIT);
+		smc_listen_stop(smc);
 		smc_clcsock_hook(smc);
+		/* wake accept() and poll(), as TCP's shutdown does */
+		sk->sk_state_change(sk);
 	}
 	smc_clcsock_sync(smc);
 	release_sock(sk);
@@ -278,6 +236,14 @@ static int smc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	if ((msg->msg_flags & MSG_FASTOPEN) &&
 	    READ_ONCE(sock->sk->sk_state) == SMC_INIT)
 		smc_switch_to_fallback(smc, SMC_CLC_DECL_OPTUNSUPP);
+	if (smc_hs_pending(smc)) {
+		long timeo = sock_sndtimeo(sock->sk,
+					   msg->msg_flags & MSG_DONTWAIT);
+
+		rc = smc_hs_wait_data(smc, timeo);
+		if (rc)
+			return rc;
+	}
 
 	smc_clcsock_sync(smc);
 	rc = READ_ONCE(clcsock->ops)->sendmsg(clcsock, msg, len);
@@ -292,6 +258,13 @@ static int smc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	struct socket *clcsock = smc_clc_get(sock);
 	int rc;
 
+	if (smc_hs_pending(smc)) {
+		long timeo = sock_rcvtimeo(sock->sk, flags & MSG_DONTWAIT);
+
+		rc = smc_hs_wait_data(smc, timeo);
+		if (rc)
+			return rc;
+	}
 	smc_clcsock_sync(smc);
 	rc = READ_ONCE(clcsock->ops)->recvmsg(clcsock, msg, len, flags);
 	smc_clcsock_sync(smc);
@@ -309,6 +282,14 @@ static ssize_t smc_splice_read(struct socket *sock, loff_t *ppos,
 	/* tcp_splice_read() dereferences clcsock->file */
 	if (!READ_ONCE(clcsock->file))
 		return -EINVAL;
+	if (smc_hs_pending(smc)) {
+		bool nonblock = (flags & SPLICE_F_NONBLOCK) ||
+				(sock->file->f_flags & O_NONBLOCK);
+
+		rc = smc_hs_wait_data(smc, sock_rcvtimeo(sock->sk, nonblock));
+		if (rc)
+			return rc;
+	}
 	smc_clcsock_sync(smc);
 	rc = READ_ONCE(clcsock->ops)->splice_read(clcsock, ppos, pipe, len,
 						  flags);

@@ -144,6 +144,7 @@ struct sock *smc_sock_alloc(struct net *net, struct socket *sock,
 	spin_lock_init(&smc->err_lock);
 	smc->mode = SMC_DIAG_MODE_SMCR;
 	smc->limit_hs = smc_sysctl_limit_hs(net);
+	smc_listen_init(smc);
 	return sk;
 }
 
@@ -236,6 +237,9 @@ int smc_sock_release(struct socket *sock)
 	WRITE_ONCE(sk->sk_state, SMC_CLOSED);
 	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
 	release_sock(sk);
+	/* nothing may use the clcsock on our behalf any more */
+	smc_listen_stop(smc);
+	smc_hs_cancel(smc);
 
 	/* off the diag lists first: a listed sock has a valid clcsock */
 	sk->sk_prot->unhash(sk);

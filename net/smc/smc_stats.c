@@ -60,6 +60,8 @@ static const u32 smc_fback_codes[] = {
 struct smc_net {
 	/* [0] client sockets, [1] server (accepted) sockets */
 	atomic_long_t	fback[2][SMC_FBACK_SLOTS];
+	/* handshakes that broke without a fallback, client and server */
+	atomic_long_t	hs_err[2];
 };
 
 static unsigned int smc_net_id __read_mostly;
@@ -141,6 +143,35 @@ unsigned long smc_stats_fback_read(struct net *net, bool server,
 	if (slot >= SMC_FBACK_SLOTS)
 		return 0;
 	return atomic_long_read(&sn->fback[server][slot]);
+}
+
+/**
+ * smc_stats_hs_err_inc() - count a handshake that failed hard
+ * @net: network namespace
+ * @server: server (accepted) rather than client socket
+ *
+ * Context: any context.
+ */
+void smc_stats_hs_err_inc(struct net *net, bool server)
+{
+	struct smc_net *sn = net_generic(net, smc_net_id);
+
+	atomic_long_inc(&sn->hs_err[server]);
+}
+
+/**
+ * smc_stats_hs_err_read() - read a handshake error counter
+ * @net: network namespace
+ * @server: server (accepted) rather than client sockets
+ *
+ * Context: any context.
+ * Return: the count.
+ */
+unsigned long smc_stats_hs_err_read(struct net *net, bool server)
+{
+	struct smc_net *sn = net_generic(net, smc_net_id);
+
+	return atomic_long_read(&sn->hs_err[server]);
 }
 
 /**

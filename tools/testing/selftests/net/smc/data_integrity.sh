@@ -4,8 +4,9 @@
 # Data integrity over AF_SMC connections, our smc.ko on both hosts:
 # reproducible pseudo-random data of 1 B .. 64 MiB client->server,
 # server->client and both ways at once, checked on the fly; once over
-# IPv6 and once with the server here.  The connection must be in
-# fallback mode TCP (PEERNOSMC) on both ends while it is up.
+# IPv6 and once with the server here.  While it is up the connection
+# must be in fallback mode TCP after the CLC handshake on both ends
+# (client NOSMCDEV, server PEERDECL: see smc_lib_expect).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -14,9 +15,9 @@ smc_lib_require_mod local ours
 smc_lib_require_mod peer ours
 
 fam=$(smc_lib_fam smc)
-SMC_HOOK_EXPECT=$(smc_lib_expect "$fam")
-SMC_HOOK_EXPECT_PEER=$SMC_HOOK_EXPECT
-export SMC_HOOK_EXPECT SMC_HOOK_EXPECT_PEER
+SMC_HOOK_EXPECT_CLIENT=$(smc_lib_expect "$fam" client)
+SMC_HOOK_EXPECT_SERVER=$(smc_lib_expect "$fam" server)
+export SMC_HOOK_EXPECT_CLIENT SMC_HOOK_EXPECT_SERVER
 
 sizes=(1 1000 65536 1048576 16777216 67108864)
 dirs=(c2s s2c both)

@@ -5,7 +5,10 @@
 # distro module, this host (A) ours.  Our client against a distro AF_SMC
 # server and a distro AF_SMC client against our server must exchange
 # data, and smcss on each host (talking to whichever smc_diag is loaded
-# there) must show both ends in fallback mode TCP with reason PEERNOSMC.
+# there) must show both ends in fallback mode TCP after a CLC Decline on
+# the wire: NOSMCDEV on the client, which has no RoCE port to offer (the
+# distro module: no UEID configured; ours: no link layer yet), and
+# PEERDECL on the server, which fell back on that Decline.
 # Our module is put back on the peer at the end.
 
 . "$(dirname "$0")/lib.sh"
@@ -24,9 +27,9 @@ smc_lib_require_mod local ours
 trap 'smc_lib_mod peer ensure ours >/dev/null 2>&1' EXIT
 smc_lib_require_mod peer distro
 
-SMC_HOOK_EXPECT="TCP $SMC_LIB_PEERNOSMC"
-SMC_HOOK_EXPECT_PEER="TCP $SMC_LIB_PEERNOSMC"
-export SMC_HOOK_EXPECT SMC_HOOK_EXPECT_PEER
+SMC_HOOK_EXPECT_CLIENT="TCP $SMC_LIB_NOSMCDEV"
+SMC_HOOK_EXPECT_SERVER="TCP $SMC_LIB_PEERDECL"
+export SMC_HOOK_EXPECT_CLIENT SMC_HOOK_EXPECT_SERVER
 
 # shellcheck disable=SC2317 # called through smc_lib_run
 check_peer_is_distro()

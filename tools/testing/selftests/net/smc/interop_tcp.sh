@@ -12,7 +12,12 @@ smc_lib_require_tools
 smc_lib_require_mod local ours
 
 fam=$(smc_lib_fam smc)
-SMC_HOOK_EXPECT=$(smc_lib_expect "$fam")
+if [ "$fam" = tcp ]; then
+	SMC_HOOK_EXPECT=none
+else
+	# the TCP peer's SYN or SYN-ACK lacks the SMC option: no CLC at all
+	SMC_HOOK_EXPECT="TCP $SMC_LIB_PEERNOSMC"
+fi
 SMC_HOOK_EXPECT_PEER=none
 export SMC_HOOK_EXPECT SMC_HOOK_EXPECT_PEER
 

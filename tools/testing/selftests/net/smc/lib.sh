@@ -20,7 +20,8 @@
 #                            (default net/smc; the rig's debug kernel
 #                            uses its own build, out/debug/net/smc)
 #   SMC_SELFTEST_EXPECT_MODE expected "MODE REASON" of an AF_SMC socket
-#                            (default "TCP 0x03010000", PEERNOSMC fallback)
+#                            in an SMC<->SMC connection, either role
+#                            (default: see smc_lib_expect)
 #   SMCSS                    smcss binary (default: tools/smc/smcss)
 
 SMC_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -35,7 +36,10 @@ SMC_LIB_HOOK="bash $SMC_LIB_DIR/lib.sh hook"
 # fallback reasons, as smcss prints them (for the sourcing scripts)
 # shellcheck disable=SC2034
 SMC_LIB_OPTUNSUPP=0x03060000
+# shellcheck disable=SC2034
 SMC_LIB_PEERNOSMC=0x03010000
+SMC_LIB_NOSMCDEV=0x03030000
+SMC_LIB_PEERDECL=0x05000000
 
 SMC_LIB_KSFT_PASS=0
 SMC_LIB_KSFT_FAIL=1
@@ -387,6 +391,17 @@ smc_lib_pair()
 	local shook=() chook=()
 
 	if [ "$srv" = local ]; then cli=peer; else cli=local; fi
+	# role-based expectations, if the script gives them
+	if [ -n "${SMC_HOOK_EXPECT_CLIENT:-}" ]; then
+		if [ "$srv" = local ]; then
+			SMC_HOOK_EXPECT=$SMC_HOOK_EXPECT_SERVER
+			SMC_HOOK_EXPECT_PEER=$SMC_HOOK_EXPECT_CLIENT
+		else
+			SMC_HOOK_EXPECT=$SMC_HOOK_EXPECT_CLIENT
+			SMC_HOOK_EXPECT_PEER=$SMC_HOOK_EXPECT_SERVER
+		fi
+		export SMC_HOOK_EXPECT SMC_HOOK_EXPECT_PEER
+	fi
 	if [ -z "${SMC_LIB_NOHOOK:-}" ]; then
 		if [ "$srv" = local ]; then
 			shook=(--hook "$SMC_LIB_HOOK")
@@ -423,13 +438,22 @@ smc_lib_fam()
 	if [ "$SMC_LIB_FAMILY" = tcp ]; then echo tcp; else echo "${1:-smc}"; fi
 }
 
-# expected mode of an AF_SMC socket in a fallback connection
+# smc_lib_expect <fam> <client|server>: expected mode of the AF_SMC
+# socket in that role when both ends are SMC sockets.  Both ask for SMC
+# in the TCP handshake; the client finds no RoCE port it can use (our
+# module has no SMC-R link layer yet; the distro's has no UEID here) and
+# declines with NOSMCDEV, and the server falls back on that Decline
+# (PEERDECL).
 smc_lib_expect()
 {
 	if [ "$1" = tcp ]; then
 		echo none
+	elif [ -n "${SMC_SELFTEST_EXPECT_MODE:-}" ]; then
+		echo "$SMC_SELFTEST_EXPECT_MODE"
+	elif [ "$2" = server ]; then
+		echo "TCP $SMC_LIB_PEERDECL"
 	else
-		echo "${SMC_SELFTEST_EXPECT_MODE:-TCP $SMC_LIB_PEERNOSMC}"
+		echo "TCP $SMC_LIB_NOSMCDEV"
 	fi
 }
 

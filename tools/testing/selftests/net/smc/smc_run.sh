@@ -25,9 +25,9 @@ fi
 for p in python3 socat curl iperf3; do
 	command -v "$p" >/dev/null || smc_lib_bail_fail "$p is not installed"
 done
-# the expected mode of our sockets while SMC-R is not negotiated yet
-expect=$(smc_lib_expect smc)
-expect_rsn=$((${expect#TCP }))
+# the expected modes of our sockets while SMC-R is not negotiated yet
+expect_client=$(smc_lib_expect smc client)
+expect_server=$(smc_lib_expect smc server)
 
 work=$(mktemp -d /tmp/smc_run_test.XXXXXX)
 bg_pid=
@@ -92,11 +92,11 @@ listener_is_smc()
 	echo "SMC listener on port $1"
 }
 
-# conn_is_smc <host local|peer> <port>: a connection with local or peer
-# port <port> is an SMC socket in the expected mode
+# conn_is_smc <host local|peer> <port> <mode>: a connection with local
+# or peer port <port> is an SMC socket in mode <mode> ("MODE REASON")
 conn_is_smc()
 {
-	local line
+	local line expect=$3 expect_rsn=$((${3#* }))
 
 	line=$(smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCSS" -a -j)" |
 	       grep -E "\"(local|peer)_port\":$2," | grep -v '"LISTEN"' | head -n 1)
@@ -223,7 +223,8 @@ print(s.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF),
 
 if [ "${1:-}" = check-conn ]; then
 	# hook of python_echo, run on the client host: $2 = client's port
-	conn_is_smc local "$2" && conn_is_smc peer "$2"
+	conn_is_smc local "$2" "$expect_client" &&
+		conn_is_smc peer "$2" "$expect_server"
 	exit
 fi
 

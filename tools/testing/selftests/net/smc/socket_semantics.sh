@@ -5,7 +5,8 @@
 # on both: every smc_sock_test case with the client here (A) and the
 # server on the peer (B), a subset the other way round and over IPv6.
 # While each case's first connection is up, smcss on both hosts must
-# show it in fallback mode TCP with reason PEERNOSMC.
+# show it in fallback mode TCP after the CLC handshake (client NOSMCDEV,
+# server PEERDECL: see smc_lib_expect).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -14,9 +15,9 @@ smc_lib_require_mod local ours
 smc_lib_require_mod peer ours
 
 fam=$(smc_lib_fam smc)
-SMC_HOOK_EXPECT=$(smc_lib_expect "$fam")
-SMC_HOOK_EXPECT_PEER=$SMC_HOOK_EXPECT
-export SMC_HOOK_EXPECT SMC_HOOK_EXPECT_PEER
+SMC_HOOK_EXPECT_CLIENT=$(smc_lib_expect "$fam" client)
+SMC_HOOK_EXPECT_SERVER=$(smc_lib_expect "$fam" server)
+export SMC_HOOK_EXPECT_CLIENT SMC_HOOK_EXPECT_SERVER
 
 mapfile -t cases < <("$SMC_LIB_SOCK_TEST" list)
 [ "${#cases[@]}" -gt 0 ] || smc_lib_bail_fail "smc_sock_test list gave no cases"
