@@ -131,4 +131,7 @@ int smc_ib_find_by_gid(const u8 *gid, struct smc_ib_select *out);
 bool smc_ib_local_systemid(u8 *sysid);
 void smc_ib_pnet_changed(void);
 
+/* smc_ib_debugfs.c */
+void smc_ib_debugfs_init(void);
+
 #endif /* _NET_SMC_IB_H */

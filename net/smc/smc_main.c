@@ -70,6 +70,7 @@ static int __init smc_init(void)
 		goto out_ib;
 
 	smc_debugfs_init();
+	smc_ib_debugfs_init();
 	return 0;
 
 out_ib:
