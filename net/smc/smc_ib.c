@@ -140,7 +140,7 @@ void smc_ib_pnet_changed(void)
 
 /*
  * The port's netdev: what the driver reports, else (drivers without
- * get_netdev, e.g. rxe before 6.2) the netdev of GID 0.
+ * get_netdev, e.g. rxe on 6.1) the netdev of GID 0.
  */
 static struct net_device *smc_ib_port_netdev(struct ib_device *ibdev,
 					     u32 port)
