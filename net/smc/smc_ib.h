@@ -60,7 +60,6 @@ struct smc_ib_port {
  *	set once from the event handler, read locklessly
  * @crit_cnt: link groups that would lose their last link with this
  *	device (SINGLE or ASYMMETRIC_LOCAL); maintained by the link layer
- * @rcu: frees the structure after lockless readers are done
  */
 struct smc_ib_device {
 	struct list_head	list;
@@ -74,7 +73,6 @@ struct smc_ib_device {
 	struct smc_ib_port	ports[SMC_IB_MAX_PORTS];
 	bool			fatal;
 	atomic_t		crit_cnt;
-	struct rcu_head		rcu;
 };
 
 /**
