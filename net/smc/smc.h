@@ -201,6 +201,8 @@ void smc_sysctl_set_limit_hs(struct net *net, bool on);
 /* smc_pnet.c */
 int smc_pnet_init(void);
 void smc_pnet_exit(void);
+bool smc_pnet_find_ndev(struct net_device *ndev, char *pnetid);
+bool smc_pnet_find_ib(const char *ib_name, u8 ib_port, char *pnetid);
 
 /* smc_netlink.c */
 int smc_netlink_init(void);

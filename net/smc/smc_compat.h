@@ -94,4 +94,18 @@ static inline void smc_compat_hold_net(struct sock *sk)
 }
 #endif
 
+/*
+ * ib_device_get_netdev() is not exported on 6.1.  Without it smc_ib.c
+ * takes the port's netdev from its GID 0, which 6.1's rxe does fill.
+ */
+#ifndef SMC_HAVE_IB_GET_NETDEV
+struct ib_device;
+
+static inline struct net_device *ib_device_get_netdev(struct ib_device *ibdev,
+						      u32 port)
+{
+	return NULL;
+}
+#endif
+
 #endif /* _NET_SMC_COMPAT_H */

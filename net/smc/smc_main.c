@@ -17,6 +17,7 @@
 #include <net/tcp.h>
 
 #include "smc.h"
+#include "smc_ib.h"
 
 static const struct net_proto_family smc_family_ops = {
 	.family	= PF_SMC,
@@ -67,13 +68,19 @@ static int __init smc_init(void)
 	rc = smc_pnet_init();
 	if (rc)
 		goto out_sysctl_reg;
-	rc = smc_netlink_init();
+	rc = smc_ib_init();
 	if (rc)
 		goto out_pnet;
+	rc = smc_netlink_init();
+	if (rc)
+		goto out_ib;
 
 	smc_debugfs_init();
+	smc_ib_debugfs_init();
 	return 0;
 
+out_ib:
+	smc_ib_exit();
 out_pnet:
 	smc_pnet_exit();
 out_sysctl_reg:
@@ -99,6 +106,7 @@ static void __exit smc_exit(void)
 	smc_debugfs_exit();
 	/* no new sockets; module references keep us until the last is gone */
 	smc_netlink_exit();
+	smc_ib_exit();
 	smc_pnet_exit();
 	smc_sysctl_unregister();
 	sock_unregister(PF_SMC);

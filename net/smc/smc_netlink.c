@@ -4,8 +4,8 @@
  *
  * Generic netlink family "SMC_GEN_NETLINK": system information, the user
  * defined EID (UEID) table, the system EID, the handshake limitation and
- * the statistics.  Link groups, links and devices are dumped as empty
- * lists until the SMC-R core exists.
+ * the statistics and the RoCE devices.  Link groups, links and ISM
+ * devices are dumped as empty lists until the SMC-R core exists.
  *
  * The commands, permissions, validation and error codes are those of
  * the upstream module on a machine without ISM (anything but s390): no
@@ -16,6 +16,7 @@
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/smc.h>
 #include <linux/string.h>
@@ -24,6 +25,7 @@
 #include <net/net_namespace.h>
 
 #include "smc.h"
+#include "smc_ib.h"
 
 #define SMC_NL_VERSION		2	/* SMC_NLA_SYS_VER: SMCv2 */
 #define SMC_NL_RELEASE		1	/* SMC_NLA_SYS_REL: v2.1 */
@@ -292,10 +294,115 @@ cancel:
 	return skb->len;
 }
 
-/* link groups, links and devices: none before the SMC-R core exists */
+/* link groups, links and ISM devices: none before the SMC-R core exists */
 static int smc_nl_dump_none(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	return 0;
+}
+
+/* one port nest, numbered as upstream: SMC_NLA_DEV_PORT + index */
+static int smc_nl_put_dev_port(struct sk_buff *skb,
+			       struct smc_ib_device *dev, u8 port)
+{
+	struct smc_ib_port_info info;
+	struct nlattr *nest;
+
+	smc_ib_port_info(dev, port, &info);
+	if (!info.valid)
+		return 0;
+	nest = nla_nest_start(skb, SMC_NLA_DEV_PORT + port - 1);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u8(skb, SMC_NLA_DEV_PORT_PNET_USR, info.pnet_usr) ||
+	    nla_put_string(skb, SMC_NLA_DEV_PORT_PNETID, info.pnetid) ||
+	    nla_put_u32(skb, SMC_NLA_DEV_PORT_NETDEV, info.ifindex) ||
+	    nla_put_u8(skb, SMC_NLA_DEV_PORT_VALID, 1) ||
+	    nla_put_u8(skb, SMC_NLA_DEV_PORT_STATE, info.active) ||
+	    nla_put_u32(skb, SMC_NLA_DEV_PORT_LNK_CNT, info.lnk_cnt)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * PCI attributes only for PCI functions; the function id and channel id
+ * are s390 firmware values, 0 elsewhere.  Soft devices (rxe) have none.
+ */
+static int smc_nl_put_dev_pci(struct sk_buff *skb, struct ib_device *ibdev)
+{
+	struct device *parent = ibdev->dev.parent;
+	struct pci_dev *pdev;
+
+	if (!parent || !dev_is_pci(parent))
+		return 0;
+	pdev = to_pci_dev(parent);
+	if (nla_put_u32(skb, SMC_NLA_DEV_PCI_FID, 0) ||
+	    nla_put_u16(skb, SMC_NLA_DEV_PCI_CHID, 0) ||
+	    nla_put_u16(skb, SMC_NLA_DEV_PCI_VENDOR, pdev->vendor) ||
+	    nla_put_u16(skb, SMC_NLA_DEV_PCI_DEVICE, pdev->device) ||
+	    nla_put_string(skb, SMC_NLA_DEV_PCI_ID, pci_name(pdev)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int smc_nl_put_dev_smcr(struct sk_buff *skb,
+			       struct netlink_callback *cb,
+			       struct smc_ib_device *dev)
+{
+	struct nlattr *nest;
+	void *hdr;
+	u8 port;
+
+	hdr = smc_nl_put_hdr(skb, cb, SMC_NETLINK_GET_DEV_SMCR);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, SMC_GEN_DEV_SMCR);
+	if (!nest)
+		goto cancel;
+	if (nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT,
+		       atomic_read(&dev->crit_cnt) > 0) ||
+	    smc_nl_put_dev_pci(skb, dev->ibdev) ||
+	    nla_put_string(skb, SMC_NLA_DEV_IB_NAME,
+			   dev_name(&dev->ibdev->dev)))
+		goto cancel_nest;
+	for (port = 1; port <= SMC_IB_MAX_PORTS; port++) {
+		if (smc_nl_put_dev_port(skb, dev, port))
+			goto cancel_nest;
+	}
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel_nest:
+	nla_nest_cancel(skb, nest);
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/*
+ * RoCE devices, in every namespace as upstream: they live in init_net
+ * but serve all namespaces.  args[0] is the next device's position.
+ */
+static int smc_nl_get_dev_smcr(struct sk_buff *skb,
+			       struct netlink_callback *cb)
+{
+	struct smc_ib_device *dev;
+	int rc;
+
+	for (;;) {
+		dev = smc_ib_get_nth(cb->args[0]);
+		if (!dev)
+			break;
+		rc = smc_nl_put_dev_smcr(skb, cb, dev);
+		smc_ib_put(dev);
+		if (rc)
+			break;
+		cb->args[0]++;
+	}
+	return skb->len;
 }
 
 /* the attribute order of upstream's nests, every counter still 0 */
@@ -533,7 +640,7 @@ static const struct genl_ops smc_gen_ops[] = {
 	{ .cmd = SMC_NETLINK_GET_LINK_SMCR, .dumpit = smc_nl_dump_none },
 	{ .cmd = SMC_NETLINK_GET_LGR_SMCD, .dumpit = smc_nl_dump_none },
 	{ .cmd = SMC_NETLINK_GET_DEV_SMCD, .dumpit = smc_nl_dump_none },
-	{ .cmd = SMC_NETLINK_GET_DEV_SMCR, .dumpit = smc_nl_dump_none },
+	{ .cmd = SMC_NETLINK_GET_DEV_SMCR, .dumpit = smc_nl_get_dev_smcr },
 	{ .cmd = SMC_NETLINK_GET_STATS, .dumpit = smc_nl_get_stats },
 	{ .cmd = SMC_NETLINK_GET_FBACK_STATS,
 	  .dumpit = smc_nl_get_fback_stats },

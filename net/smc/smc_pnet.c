@@ -22,6 +22,7 @@
  */
 
 #include <linux/ctype.h>
+#include <linux/if_vlan.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -34,6 +35,7 @@
 #include <net/netns/generic.h>
 
 #include "smc.h"
+#include "smc_ib.h"
 
 #define SMC_PNET_ID_LEN		16	/* PNETID characters */
 #define SMC_PNET_IBNAME_MAX	64	/* IB_DEVICE_NAME_MAX */
@@ -248,6 +250,8 @@ static int smc_pnet_cmd_add(struct sk_buff *skb, struct genl_info *info)
 		added |= !rc;
 	}
 out:
+	if (added && net_eq(net, &init_net))
+		smc_ib_pnet_changed();
 	if (!added) {
 		GENL_SET_ERR_MSG(info, "no new device entry for this PNETID");
 		return -EEXIST;
@@ -283,6 +287,8 @@ static int smc_pnet_cmd_del(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	rc = smc_pnet_remove(pn, nla_data(info->attrs[SMC_PNETID_NAME]));
+	if (!rc && net_eq(genl_info_net(info), &init_net))
+		smc_ib_pnet_changed();
 	if (rc)
 		GENL_SET_ERR_MSG(info, "no such PNETID");
 	return rc;
@@ -291,6 +297,8 @@ static int smc_pnet_cmd_del(struct sk_buff *skb, struct genl_info *info)
 static int smc_pnet_cmd_flush(struct sk_buff *skb, struct genl_info *info)
 {
 	smc_pnet_remove(smc_pnet_get_net(genl_info_net(info)), NULL);
+	if (net_eq(genl_info_net(info), &init_net))
+		smc_ib_pnet_changed();
 	return 0;
 }
 
@@ -377,6 +385,84 @@ static int smc_pnet_cmd_get(struct sk_buff *skb, struct genl_info *info)
 		return -EMSGSIZE;
 	}
 	return genlmsg_reply(msg, info);
+}
+
+/*
+ * Look @ifindex up in @net's table.  Return: true and the PNETID in
+ * @pnetid (SMC_PNET_ID_LEN + 1 bytes) if there is an entry.
+ */
+static bool smc_pnet_find_ifindex(struct net *net, int ifindex, char *pnetid)
+{
+	struct smc_pnet_net *pn = smc_pnet_get_net(net);
+	struct smc_pnet_entry *pe;
+	bool found = false;
+
+	mutex_lock(&pn->lock);
+	list_for_each_entry(pe, &pn->list, list) {
+		if (pe->type == SMC_PNET_ETH && pe->ifindex == ifindex) {
+			strscpy(pnetid, pe->pnetid, SMC_PNET_ID_LEN + 1);
+			found = true;
+			break;
+		}
+	}
+	mutex_unlock(&pn->lock);
+	return found;
+}
+
+/**
+ * smc_pnet_find_ndev() - the PNETID of a netdev
+ * @ndev: the netdev, held by the caller
+ * @pnetid: SMC_PNET_ID_LEN + 1 bytes for the result
+ *
+ * A VLAN device has the PNETID of its real device unless it has an
+ * entry of its own.
+ *
+ * Context: process context; takes the namespace's table mutex.
+ * Return: true if @ndev has a PNETID, false (and @pnetid "") if not.
+ */
+bool smc_pnet_find_ndev(struct net_device *ndev, char *pnetid)
+{
+	struct net *net = dev_net(ndev);
+
+	if (smc_pnet_find_ifindex(net, ndev->ifindex, pnetid))
+		return true;
+	if (is_vlan_dev(ndev) &&
+	    smc_pnet_find_ifindex(net, vlan_dev_real_dev(ndev)->ifindex,
+				  pnetid))
+		return true;
+	pnetid[0] = '\0';
+	return false;
+}
+
+/**
+ * smc_pnet_find_ib() - the PNETID of an RDMA device port
+ * @ib_name: name of the RDMA device
+ * @ib_port: port number, 1 or 2
+ * @pnetid: SMC_PNET_ID_LEN + 1 bytes for the result
+ *
+ * RDMA entries live in the initial namespace's table.
+ *
+ * Context: process context; takes that table's mutex.
+ * Return: true if the port has a PNETID, false (and @pnetid "") if not.
+ */
+bool smc_pnet_find_ib(const char *ib_name, u8 ib_port, char *pnetid)
+{
+	struct smc_pnet_net *pn = smc_pnet_get_net(&init_net);
+	struct smc_pnet_entry *pe;
+	bool found = false;
+
+	pnetid[0] = '\0';
+	mutex_lock(&pn->lock);
+	list_for_each_entry(pe, &pn->list, list) {
+		if (pe->type == SMC_PNET_IB && pe->ib_port == ib_port &&
+		    !strncmp(pe->ib_name, ib_name, SMC_PNET_IBNAME_MAX)) {
+			strscpy(pnetid, pe->pnetid, SMC_PNET_ID_LEN + 1);
+			found = true;
+			break;
+		}
+	}
+	mutex_unlock(&pn->lock);
+	return found;
 }
 
 static const struct genl_ops smc_pnet_ops[] = {

@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <ctype.h>
 #include <sys/stat.h>
+#include <net/if.h>
 #include <linux/smc.h>
 
 #include "smc_genl.h"
@@ -453,7 +454,7 @@ bad:
 	return 1;
 }
 
-/* ---- linkgroup, device: empty until the SMC-R core exists ------------- */
+/* ---- linkgroup: empty until the SMC-R core exists ------------------------ */
 
 static int count_cb(const struct nlattr *attrs, int len, uint8_t cmd,
 		    void *arg)
@@ -481,6 +482,99 @@ static int do_table(uint8_t cmd, const char *header, int argc, char **argv)
 		printf("[]\n");
 	else
 		printf("%s\n", header);
+	return 0;
+}
+
+/* ---- device ----------------------------------------------------------- */
+
+/* one line (or JSON object) per port of each SMC-R device */
+static int device_cb(const struct nlattr *attrs, int len, uint8_t cmd,
+		     void *arg)
+{
+	const struct nlattr *top[SMC_GEN_MAX + 1], *tb[SMC_NLA_DEV_MAX + 1];
+	const struct nlattr *pt[SMC_NLA_DEV_PORT_MAX + 1];
+	char ndev[IF_NAMESIZE], pci[32];
+	unsigned int *count = arg;
+	unsigned int ifindex;
+	int port;
+
+	(void)cmd;
+	smc_genl_parse(top, SMC_GEN_MAX, attrs, len);
+	if (!top[SMC_GEN_DEV_SMCR])
+		return 0;
+	smc_genl_parse(tb, SMC_NLA_DEV_MAX, smc_genl_data(top[SMC_GEN_DEV_SMCR]),
+		       smc_genl_len(top[SMC_GEN_DEV_SMCR]));
+	if (tb[SMC_NLA_DEV_PCI_ID])
+		snprintf(pci, sizeof(pci), "%04x:%04x",
+			 (unsigned int)smc_genl_uint(tb[SMC_NLA_DEV_PCI_VENDOR]),
+			 (unsigned int)smc_genl_uint(tb[SMC_NLA_DEV_PCI_DEVICE]));
+	else
+		snprintf(pci, sizeof(pci), "n/a");
+	for (port = 1; port <= 2; port++) {
+		const struct nlattr *nest = tb[SMC_NLA_DEV_PORT + port - 1];
+		const char *pnetid;
+		bool active, crit;
+		uint64_t links;
+
+		if (!nest)
+			continue;
+		smc_genl_parse(pt, SMC_NLA_DEV_PORT_MAX, smc_genl_data(nest),
+			       smc_genl_len(nest));
+		if (!smc_genl_uint(pt[SMC_NLA_DEV_PORT_VALID]))
+			continue;
+		ifindex = smc_genl_uint(pt[SMC_NLA_DEV_PORT_NETDEV]);
+		if (!ifindex || !if_indextoname(ifindex, ndev))
+			snprintf(ndev, sizeof(ndev), "n/a");
+		active = smc_genl_uint(pt[SMC_NLA_DEV_PORT_STATE]);
+		crit = smc_genl_uint(tb[SMC_NLA_DEV_IS_CRIT]);
+		links = smc_genl_uint(pt[SMC_NLA_DEV_PORT_LNK_CNT]);
+		pnetid = smc_genl_str(pt[SMC_NLA_DEV_PORT_PNETID]);
+		if (json) {
+			printf("%s{\"net_dev\":\"%s\",\"ifindex\":%u,",
+			       *count ? "," : "", ndev, ifindex);
+			printf("\"ib_dev\":\"%s\",\"ib_port\":%d,",
+			       smc_genl_str(tb[SMC_NLA_DEV_IB_NAME]), port);
+			printf("\"state\":\"%s\",\"pci\":\"%s\",",
+			       active ? "ACTIVE" : "INACTIVE", pci);
+			printf("\"crit\":%s,\"links\":%" PRIu64 ",",
+			       crit ? "true" : "false", links);
+			printf("\"pnetid\":\"%s\",\"pnet_usr\":%s}", pnetid,
+			       smc_genl_uint(pt[SMC_NLA_DEV_PORT_PNET_USR]) ?
+			       "true" : "false");
+		} else {
+			printf("%-8s  %-8s  %4d  %-8s  %-9s  %-4s  %6" PRIu64
+			       "  %s%s\n",
+			       ndev, smc_genl_str(tb[SMC_NLA_DEV_IB_NAME]), port,
+			       active ? "ACTIVE" : "INACTIVE", pci,
+			       crit ? "Yes" : "No", links, pnetid,
+			       smc_genl_uint(pt[SMC_NLA_DEV_PORT_PNET_USR]) ?
+			       " *" : "");
+		}
+		++*count;
+	}
+	return 0;
+}
+
+static int do_device(int argc, char **argv)
+{
+	unsigned int n = 0;
+	int rc;
+
+	if (argc > 1 || (argc && strcmp(argv[0], "show"))) {
+		usage(stderr);
+		return 1;
+	}
+	if (json)
+		printf("[");
+	else
+		printf("%-8s  %-8s  %4s  %-8s  %-9s  %-4s  %6s  %s\n",
+		       "Net-Dev", "IB-Dev", "IB-P", "IB-State", "PCI",
+		       "Crit", "#Links", "PNET-ID");
+	rc = request(SMC_NETLINK_GET_DEV_SMCR, true, NULL, device_cb, &n);
+	if (json)
+		printf("]\n");
+	if (rc)
+		return die_rc(rc);
 	return 0;
 }
 
@@ -541,9 +635,7 @@ int main(int argc, char **argv)
 			      "LG-ID    LG-Role  LG-Type  VLAN  #Conns  PNET-ID",
 			      argc, argv);
 	} else if (!strcmp(obj, "device")) {
-		rc = do_table(SMC_NETLINK_GET_DEV_SMCR,
-			      "Net-Dev  IB-Dev  IB-P  IB-State  Type  Crit  #Links  PNET-ID",
-			      argc, argv);
+		rc = do_device(argc, argv);
 	} else {
 		usage(stderr);
 		rc = 1;

@@ -1,0 +1,295 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# RoCE device tracking: the SMC_NETLINK_GET_DEV_SMCR dump and
+# "smcr device show" list the rig's rxe1 (net1) and rxe2 (net2) with
+# their netdev and port state; the port state follows the netdev going
+# down and up (port events); the dump is byte-identical to the distro
+# module's on the peer, in every namespace, also with PNETIDs; the
+# device selection (debugfs ib_select) picks the right port and GID;
+# an rxe device can be deleted and re-added, and the module unloaded,
+# while devices exist.  Splats are caught by the rig's detector.
+
+# shellcheck disable=SC2317 # functions run through smc_lib_run and trap
+. "$(dirname "$0")/lib.sh"
+
+SMC_NL_TEST=$SMC_LIB_DIR/smc_nl_test
+SMC_PNET=$SMC_LIB_REPO/tools/smc/smc_pnet
+SMCR=$SMC_LIB_REPO/tools/smc/smcr
+SELECT=/sys/kernel/debug/smc/ib_select
+NS=smc_dev_test_$$
+# bound of every wait for a port state; generous for the debug kernel
+WAIT_S=${SMC_DEV_WAIT_S:-60}
+
+[ "$(id -u)" = 0 ] || smc_lib_bail_skip "must run as root"
+for t in "$SMC_NL_TEST" "$SMC_PNET" "$SMCR"; do
+	[ -x "$t" ] || smc_lib_bail_skip "$t not built"
+done
+[ -f "$SMC_LIB_OURS/smc.ko" ] || smc_lib_bail_skip "$SMC_LIB_OURS/smc.ko not built"
+command -v rdma >/dev/null || smc_lib_bail_skip "rdma(8) missing"
+smc_lib_single_host && smc_lib_bail_skip "needs the peer host of the rig"
+for d in rxe1 rxe2; do
+	[ -d "/sys/class/infiniband/$d" ] || smc_lib_bail_skip "no $d (rig only)"
+done
+
+h=${SMC_LOCAL_IP##*.}
+peer_initial=$(smc_lib_mod peer which 2>/dev/null)
+cleanup()
+{
+	ip netns del "$NS"
+	"$SMC_PNET" -f
+	ip link set net2 up
+	[ -d /sys/class/infiniband/rxe2 ] ||
+		rdma link add rxe2 type rxe netdev net2
+	smc_lib_mod_ensure ours
+	smc_lib_peer "$(smc_lib_q "$SMC_PNET" -f)"
+	case "$peer_initial" in
+	distro) smc_lib_mod peer ensure distro ;;
+	none) smc_lib_mod peer unload ;;
+	*) smc_lib_mod peer ensure ours ;;
+	esac
+} >/dev/null 2>&1
+trap cleanup EXIT
+
+# port_state <ibdev> <port>: ACTIVE or INACTIVE from "smcr device show"
+port_state()
+{
+	"$SMCR" device show | awk -v d="$1" -v p="$2" '$2 == d && $3 == p { print $4 }'
+}
+
+# wait_state <ibdev> <port> <state>: poll the dump, bounded by WAIT_S
+wait_state()
+{
+	local end=$((SECONDS + WAIT_S))
+
+	while [ "$(port_state "$1" "$2")" != "$3" ]; do
+		if [ "$SECONDS" -ge "$end" ]; then
+			echo "FAIL $1 port $2 not $3 after ${WAIT_S}s: '$(port_state "$1" "$2")'"
+			return 1
+		fi
+		sleep 0.1
+	done
+	echo "$1 port $2 $3"
+}
+
+# json_port <ibdev>: the JSON object of the device's port 1
+json_port()
+{
+	"$SMCR" -j device show | grep -o "{[^}]*\"ib_dev\":\"$1\",\"ib_port\":1,[^}]*}"
+}
+
+devices_listed()
+{
+	local d n obj idx rc=0
+
+	"$SMCR" device show
+	for n in 1 2; do
+		d=rxe$n
+		idx=$(cat "/sys/class/net/net$n/ifindex")
+		obj=$(json_port "$d")
+		echo "$obj"
+		[[ "$obj" == "{\"net_dev\":\"net$n\",\"ifindex\":$idx,\"ib_dev\":\"$d\",\"ib_port\":1,\"state\":\"ACTIVE\",\"pci\":\"n/a\",\"crit\":false,\"links\":0,\"pnetid\":\"\",\"pnet_usr\":false}" ]] || {
+			echo "FAIL $d: wrong or missing entry"; rc=1; }
+	done
+	[ "$("$SMCR" device show | grep -c rxe)" = 2 ] || {
+		echo "FAIL not exactly two devices listed"; rc=1; }
+	return "$rc"
+}
+
+port_follows_netdev()
+{
+	ip link set net2 down || return 1
+	wait_state rxe2 1 INACTIVE || return 1
+	[ "$(port_state rxe1 1)" = ACTIVE ] || {
+		echo "FAIL rxe1 changed with net2"; return 1; }
+	select_is "v2 net2 10.9.2.$h" ENODEV || return 1
+	ip link set net2 up || return 1
+	wait_state rxe2 1 ACTIVE
+}
+
+# dump <local|peer> [netns]: the raw device dump
+dump()
+{
+	local cmd
+
+	cmd=$(smc_lib_q "$SMC_NL_TEST" -d SMC_GEN_NETLINK 6)
+	[ -n "${2:-}" ] && cmd="ip netns exec $2 $cmd"
+	smc_lib_on "$1" "$cmd"
+}
+
+# the ports' ifindexes must agree for a byte-wise comparison
+same_ifindex()
+{
+	local n l p
+
+	for n in 1 2; do
+		l=$(cat "/sys/class/net/net$n/ifindex")
+		p=$(smc_lib_peer "cat /sys/class/net/net$n/ifindex")
+		[ "$l" = "$p" ] || {
+			echo "FAIL net$n has ifindex $l here, $p on the peer"
+			return 1
+		}
+	done
+}
+
+# our dump (and smcr's view of it) against the distro module's on the peer
+like_distro()
+{
+	local ours peer
+
+	same_ifindex || return 1
+	ours=$(dump local)
+	peer=$(dump peer)
+	printf '%s\n' "$ours"
+	grep -q '^msg 6 ' <<<"$ours" || { echo "FAIL empty dump"; return 1; }
+	diff -u <(printf '%s\n' "$peer") <(printf '%s\n' "$ours") || {
+		echo "FAIL the dump differs from the distro module's"; return 1; }
+	ours=$("$SMCR" -j device show)
+	peer=$(smc_lib_peer "$(smc_lib_q "$SMCR" -j device show)")
+	diff -u <(printf '%s\n' "$peer") <(printf '%s\n' "$ours") || {
+		echo "FAIL smcr shows the devices differently"; return 1; }
+}
+
+# as upstream, a namespace sees all devices
+netns_like_init()
+{
+	local where rc=0
+
+	ip netns add "$NS" || return 1
+	smc_lib_peer "ip netns add $NS" || return 1
+	for where in local peer; do
+		diff -u <(dump "$where") <(dump "$where" "$NS") || {
+			echo "FAIL $where: the dump in a namespace differs"; rc=1; }
+	done
+	smc_lib_peer "ip netns del $NS"
+	ip netns del "$NS"
+	return "$rc"
+}
+
+# pnet_both <args>: the same smc_pnet command here and on the peer
+pnet_both()
+{
+	"$SMC_PNET" "$@" || return 1
+	smc_lib_peer "$(smc_lib_q "$SMC_PNET" "$@")"
+}
+
+pnetid_shown()
+{
+	local obj
+
+	pnet_both -a NETA -I net1 || return 1
+	pnet_both -a NETA -D rxe1 -P 1 || return 1
+	obj=$(json_port rxe1)
+	echo "$obj"
+	[[ "$obj" == *'"pnetid":"NETA","pnet_usr":true}' ]] || {
+		echo "FAIL rxe1 port 1 does not show PNETID NETA"; return 1; }
+	like_distro || return 1
+	pnet_both -f || return 1
+	obj=$(json_port rxe1)
+	[[ "$obj" == *'"pnetid":"","pnet_usr":false}' ]] || {
+		echo "FAIL PNETID still shown after flush: $obj"; return 1; }
+	like_distro
+}
+
+# select_is <request> <expected answer>
+select_is()
+{
+	local got
+
+	echo "$1" >"$SELECT" || { echo "FAIL write '$1'"; return 1; }
+	got=$(cat "$SELECT")
+	echo "$1 -> $got"
+	[ "$got" = "$2" ] || { echo "FAIL expected: $2"; return 1; }
+}
+
+# select_answer <n> <pnetid|->: expected answer for rxe<n> port 1
+select_answer()
+{
+	local n=$1 gid
+
+	gid=00000000000000000000ffff$(printf '%02x' 10 9 "$n" "$h")
+	echo "rxe$n 1 $(gid_index "$n") $gid $(cat "/sys/class/net/net$n/address") v2 $(cat "/sys/class/net/net$n/ifindex") $2"
+}
+
+# gid_index <n>: index of the IPv4-mapped RoCEv2 GID of rxe<n> port 1
+gid_index()
+{
+	local f
+
+	for f in /sys/class/infiniband/rxe"$1"/ports/1/gids/*; do
+		if [ "$(cat "$f")" = "0000:0000:0000:0000:0000:ffff:0a09:0$1$(printf '%02x' "$h")" ]; then
+			echo "${f##*/}"
+			return
+		fi
+	done
+	echo none
+}
+
+selection()
+{
+	local rc=0 gid
+
+	[ -w "$SELECT" ] || { echo "FAIL $SELECT missing"; return 1; }
+	select_is "v2 net1 10.9.1.$h" "$(select_answer 1 -)" || rc=1
+	select_is "v2 net2 10.9.2.$h" "$(select_answer 2 -)" || rc=1
+	# net1 is not rxe2's netdev, and rxe1 has no GID in 10.9.2.0/24
+	select_is "v2 net1 10.9.2.$h" ENODEV || rc=1
+	# rxe offers RoCEv2 GIDs only
+	select_is "v1 net1" ENODEV || rc=1
+	gid=00000000000000000000ffff$(printf '%02x' 10 9 1 "$h")
+	select_is "gid $gid" "$(select_answer 1 -)" || rc=1
+	select_is "gid 0000000000000000000000000000abcd" ENODEV || rc=1
+
+	# PNETIDs decide over netdevs: net2 and rxe1 on NETA
+	"$SMC_PNET" -a NETA -I net2 || return 1
+	"$SMC_PNET" -a NETA -D rxe1 -P 1 || return 1
+	select_is "v2 net2 10.9.1.$h" "$(select_answer 1 NETA)" || rc=1
+	# a PNETID on one side only does not match
+	select_is "v2 net2 10.9.2.$h" ENODEV || rc=1
+	select_is "v2 net1 10.9.1.$h" ENODEV || rc=1
+	"$SMC_PNET" -f || return 1
+	select_is "v2 net1 10.9.1.$h" "$(select_answer 1 -)" || rc=1
+	return "$rc"
+}
+
+device_delete_add()
+{
+	rdma link delete rxe2 || return 1
+	"$SMCR" device show
+	"$SMCR" device show | grep -q rxe2 && {
+		echo "FAIL rxe2 still listed after its deletion"; return 1; }
+	select_is "v2 net2 10.9.2.$h" ENODEV || return 1
+	rdma link add rxe2 type rxe netdev net2 || return 1
+	wait_state rxe2 1 ACTIVE || return 1
+	select_is "v2 net2 10.9.2.$h" "$(select_answer 2 -)"
+}
+
+unload_with_devices()
+{
+	smc_lib_mod_unload || { echo "FAIL rmmod"; return 1; }
+	smc_lib_mod_ensure ours || return 1
+	wait_state rxe1 1 ACTIVE && wait_state rxe2 1 ACTIVE
+}
+
+smc_lib_plan 8
+
+smc_lib_mod_ensure ours >/dev/null 2>&1 ||
+	smc_lib_bail_fail "cannot load our smc module"
+smc_lib_mod peer unload >/dev/null 2>&1
+smc_lib_mod peer ensure distro >/dev/null 2>&1 ||
+	smc_lib_bail_fail "cannot load the distro smc module on the peer"
+"$SMC_PNET" -f >/dev/null 2>&1
+if ! wait_state rxe1 1 ACTIVE >/dev/null ||
+	! wait_state rxe2 1 ACTIVE >/dev/null; then
+	smc_lib_bail_fail "the rxe ports are not active"
+fi
+
+smc_lib_run "rxe1 and rxe2 listed with netdev and state" devices_listed
+smc_lib_run "port state follows net2 down and up" port_follows_netdev
+smc_lib_run "dump identical to the distro module's on the peer" like_distro
+smc_lib_run "dump the same in a namespace, as upstream" netns_like_init
+smc_lib_run "user PNETID shown, as by the distro module" pnetid_shown
+smc_lib_run "device selection by subnet, netdev and PNETID" selection
+smc_lib_run "rxe2 deleted and added while loaded" device_delete_add
+smc_lib_run "module unloaded and reloaded with devices" unload_with_devices
+smc_lib_exit
