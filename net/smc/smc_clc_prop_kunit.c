@@ -372,9 +372,17 @@ static void smc_clc_prop_malformed(struct kunit *test)
 	b[51] = 173;
 	prop_bad(test, b, 156, -EPROTO, "v2_ext_offset 173");
 
-	memcpy(b, prop_v1, 92);
+	/* v1 with the SMC-D area (old SMC-D v1 peers): offset 40 is fine */
+	b = prop_resized(test, prop_v1_old, 52, 92);
+	b[39] = 40;
+	memcpy(b + 80, prop_v1_old + 40, 8);
+	prop_bad(test, b, 92, 0, "v1 iparea_offset 40");
+	/* ... 41 is not, though the length matches it */
+	b = prop_resized(test, prop_v1_old, 52, 93);
 	b[39] = 41;
-	prop_bad(test, b, 92, -EPROTO, "iparea_offset 41");
+	memcpy(b + 81, prop_v1_old + 40, 8);
+	prop_bad(test, b, 93, -EPROTO, "v1 iparea_offset 41");
+	b = buf_alloc(test);
 
 	memcpy(b, prop_v1, 92);
 	b[0] = 0xe3;
