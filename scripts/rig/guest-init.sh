@@ -50,8 +50,12 @@ log() { echo "rig[$host]: $*" >/dev/console; }
 poweroff_now() {
 	cat /proc/sys/kernel/tainted >"$out/tainted-$host" 2>/dev/null
 	sync
+	# Once the power-off has taken the 9p root away no program can be
+	# started, and init must not exit (that panics): start the sleeper
+	# first and wait with a builtin.
+	sleep 100000 &
 	echo o >/proc/sysrq-trigger
-	sleep 100000
+	while :; do wait; done
 }
 
 # no udev here: load the NIC driver ourselves
