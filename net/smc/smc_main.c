@@ -64,10 +64,15 @@ static int __init smc_init(void)
 	rc = smc_netlink_init();
 	if (rc)
 		goto out_pnet;
+	rc = smc_inet_init();
+	if (rc)
+		goto out_netlink;
 
 	smc_debugfs_init();
 	return 0;
 
+out_netlink:
+	smc_netlink_exit();
 out_pnet:
 	smc_pnet_exit();
 out_sysctl_reg:
@@ -89,6 +94,7 @@ static void __exit smc_exit(void)
 {
 	smc_debugfs_exit();
 	/* no new sockets; module references keep us until the last is gone */
+	smc_inet_exit();
 	smc_netlink_exit();
 	smc_pnet_exit();
 	smc_sysctl_unregister();
