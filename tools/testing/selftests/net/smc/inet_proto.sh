@@ -6,8 +6,9 @@
 #  - creation, SO_PROTOCOL/SO_DOMAIN/SO_TYPE, SOCK_DGRAM refused, the
 #    module aliases that let the kernel load smc.ko for these sockets;
 #  - every smc_sock_test case on IPPROTO_SMC v4 and v6 sockets, while
-#    smcss shows both ends in fallback mode TCP (PEERNOSMC) with diag
-#    family AF_INET/AF_INET6 and the real addresses of the connection;
+#    smcss shows both ends in fallback mode TCP (PEERNOSMC); on data and
+#    interop runs also with diag family AF_INET/AF_INET6 and the real
+#    addresses of the connection;
 #  - interop with AF_SMC sockets and plain TCP, both directions;
 #  - the distribution's smc.ko on the peer: it is loaded by creating an
 #    IPPROTO_SMC socket there (alias autoload) and interoperates; unlike
@@ -109,14 +110,18 @@ run_sock()
 	smc_lib_pair "$SMC_LIB_SOCK_TEST" "$1" s c "${5:-}"
 }
 
-# run_data <server host> <server family> <client family>
+# run_data <server host> <server family> <client family> [6]
 # shellcheck disable=SC2317,SC2034 # called through smc_lib_run; arrays by name
 run_data()
 {
 	local s=(--family "$2" --size 1048576 --dir both --seed 7)
 	local c=(--family "$3" --size 1048576 --dir both --seed 7)
 
-	smc_lib_pair "$SMC_LIB_DATA_TEST" "$1" s c
+	if [ "${4:-}" = 6 ]; then
+		s+=(--ipv6)
+		c+=(--ipv6)
+	fi
+	smc_lib_pair "$SMC_LIB_DATA_TEST" "$1" s c "${4:-}"
 }
 
 py_socket='import socket; socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256).close()'
@@ -220,20 +225,24 @@ reverse=(connect rw shutdown_wr oob)
 interop=(connect rw)
 distro=(rw shutdown_wr)
 
-smc_lib_plan $((4 + 2 * ${#cases[@]} + ${#reverse[@]} + \
+smc_lib_plan $((5 + 2 * ${#cases[@]} + ${#reverse[@]} + \
 	4 * ${#interop[@]} + 4 + 1 + 2 * ${#distro[@]} + 1 + 1 + 1))
 
 smc_lib_run "socket, SO_PROTOCOL/SO_DOMAIN, SOCK_DGRAM" check_socket
 smc_lib_run "module aliases" check_aliases
 smc_lib_run "smc_run gets IPPROTO_SMC sockets" preload
 
+# the diag family and addresses on data runs, the mode on every case
 expect "$fb" "$fb" "2 $la $pa" "2 $pa $la"
 smc_lib_run "data 1 MiB both inet-client-A inet-server-B" \
 	run_data peer inet inet
+expect "$fb" "$fb" "10 $la6 $pa6" "10 $pa6 $la6"
+smc_lib_run "data 1 MiB both inet6-client-A inet6-server-B" \
+	run_data peer inet inet 6
+expect "$fb" "$fb" "" ""
 for c in "${cases[@]}"; do
 	smc_lib_run "$c inet A-client B-server" run_sock peer "$c" inet inet
 done
-expect "$fb" "$fb" "10 $la6 $pa6" "10 $pa6 $la6"
 for c in "${cases[@]}"; do
 	smc_lib_run "$c inet6 A-client B-server" \
 		run_sock peer "$c" inet inet 6
