@@ -16,6 +16,7 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <net/inet_sock.h>
 #include <net/sock.h>
 
 #include "smc_clc.h"
@@ -27,6 +28,11 @@
 /* protocol argument of socket(AF_SMC, SOCK_STREAM, proto) */
 #define SMCPROTO_SMC		0	/* IPv4 clcsock */
 #define SMCPROTO_SMC6		1	/* IPv6 clcsock */
+
+/* protocol argument of socket(AF_INET[6], SOCK_STREAM, proto), 6.11 uapi */
+#ifndef IPPROTO_SMC
+#define IPPROTO_SMC		256
+#endif
 
 /*
  * SMC socket states, as reported in smc_diag's diag_state.  SMC_LISTEN
@@ -57,8 +63,10 @@ enum {
 };
 
 /**
- * struct smc_sock - an AF_SMC socket
+ * struct smc_sock - an AF_SMC or IPPROTO_SMC socket
  * @sk: the SMC sock; must be first, the sk allocators size it by obj_size
+ * @inet: overlays @sk for IPPROTO_SMC socks, whose inet part is set up
+ *	by inet_create(); unused by AF_SMC socks
  * @clcsock: internal TCP socket carrying CLC and, in fallback, all data;
  *	valid from create/accept until release, which first unhashes @sk
  * @clcsk_state_change: clcsk callback replaced by ours, called from it
@@ -88,7 +96,10 @@ enum {
  * lock, except INIT -> ACTIVE which the clcsk state callback may do.
  */
 struct smc_sock {
-	struct sock		sk;
+	union {
+		struct sock		sk;
+		struct inet_sock	inet;
+	};
 	struct socket		*clcsock;
 	void			(*clcsk_state_change)(struct sock *sk);
 	void			(*clcsk_error_report)(struct sock *sk);
@@ -123,11 +134,38 @@ extern const struct proto_ops smc_sock_ops;
 struct sock *smc_sock_alloc(struct net *net, struct socket *sock,
 			    int protocol, int kern);
 void smc_sock_free_unattached(struct sock *sk);
+void smc_sock_setup(struct sock *sk);
+int smc_sock_add_clcsock(struct sock *sk, int family, int kern);
+void smc_sock_drop_clcsock(struct smc_sock *smc);
 int smc_sock_create(struct net *net, struct socket *sock, int protocol,
 		    int kern);
 int smc_sock_release(struct socket *sock);
 int smc_sock_walk(struct net *net, long *pos,
 		  int (*fn)(struct sock *sk, void *arg), void *arg);
+
+/* smc_inet.c: IPPROTO_SMC, only on kernels whose uapi knows it */
+#ifdef SMC_HAVE_IPPROTO_SMC
+int smc_inet_init(void);
+void smc_inet_exit(void);
+struct sock *smc_inet_sock_alloc(struct net *net, struct socket *sock,
+				 int family, int kern);
+#else
+static inline int smc_inet_init(void)
+{
+	return 0;
+}
+
+static inline void smc_inet_exit(void)
+{
+}
+
+static inline struct sock *smc_inet_sock_alloc(struct net *net,
+					       struct socket *sock,
+					       int family, int kern)
+{
+	return NULL;
+}
+#endif
 
 /* smc_clcsock.c */
 void smc_clcsock_attach(struct smc_sock *smc, struct socket *clcsock);

@@ -27,7 +27,11 @@ struct smc_diag_ctx {
 	struct netlink_callback *cb;
 };
 
-/* the addresses and ports are the clcsock's, the TCP 4-tuple on the wire */
+/*
+ * The addresses and ports are the clcsock's, the TCP 4-tuple on the wire,
+ * for IPPROTO_SMC sockets too: unlike 6.12, which reports zero addresses
+ * for them, since their protocol is neither SMCPROTO_SMC nor SMCPROTO_SMC6.
+ */
 static void smc_diag_fill_id(struct sock *sk, struct inet_diag_sockid *id)
 {
 	struct sock *clcsk = smc_sk(sk)->clcsock->sk;

@@ -119,8 +119,12 @@ static int smc_listen_take_one(struct smc_sock *lsmc)
 	nclc->ops = READ_ONCE(lclc->ops);
 	__module_get(nclc->ops->owner);
 
-	nsk = smc_sock_alloc(sock_net(lsk), NULL, lsk->sk_protocol,
-			     lsk->sk_kern_sock);
+	if (lsk->sk_protocol == IPPROTO_SMC)
+		nsk = smc_inet_sock_alloc(sock_net(lsk), NULL, lsk->sk_family,
+					  lsk->sk_kern_sock);
+	else
+		nsk = smc_sock_alloc(sock_net(lsk), NULL, lsk->sk_protocol,
+				     lsk->sk_kern_sock);
 	if (!nsk) {
 		/* the connection is closed; the peer sees it end */
 		sock_release(nclc);

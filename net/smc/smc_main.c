@@ -74,11 +74,17 @@ static int __init smc_init(void)
 	rc = smc_netlink_init();
 	if (rc)
 		goto out_ib;
+	/* last: IPPROTO_SMC sockets may be created from here on */
+	rc = smc_inet_init();
+	if (rc)
+		goto out_netlink;
 
 	smc_debugfs_init();
 	smc_ib_debugfs_init();
 	return 0;
 
+out_netlink:
+	smc_netlink_exit();
 out_ib:
 	smc_ib_exit();
 out_pnet:
@@ -105,6 +111,7 @@ static void __exit smc_exit(void)
 {
 	smc_debugfs_exit();
 	/* no new sockets; module references keep us until the last is gone */
+	smc_inet_exit();
 	smc_netlink_exit();
 	smc_ib_exit();
 	smc_pnet_exit();

@@ -114,10 +114,28 @@ int smc_sock_walk(struct net *net, long *pos,
 EXPORT_SYMBOL_GPL(smc_sock_walk);
 
 /**
+ * smc_sock_setup() - initialise the SMC part of a new, zeroed sock
+ * @sk: sock from sk_alloc(), not yet visible to anyone
+ *
+ * Context: process context.
+ */
+void smc_sock_setup(struct sock *sk)
+{
+	struct smc_sock *smc = smc_sk(sk);
+
+	sk->sk_state = SMC_INIT;
+	spin_lock_init(&smc->err_lock);
+	smc->mode = SMC_DIAG_MODE_SMCR;
+	smc->limit_hs = smc_sysctl_limit_hs(sock_net(sk));
+	smc_listen_init(smc);
+}
+
+/**
  * smc_sock_alloc() - allocate an SMC sock and attach it to @sock
  * @net: network namespace of the new socket
  * @sock: struct socket the sock is grafted onto
- * @protocol: SMCPROTO_SMC or SMCPROTO_SMC6
+ * @protocol: SMCPROTO_SMC, SMCPROTO_SMC6, or IPPROTO_SMC for a @sock
+ *	with the proto_ops of an IPPROTO_SMC socket (accept)
  * @kern: non-zero for a kernel socket, which does not pin @net
  *
  * Context: process context, may sleep.
@@ -127,8 +145,10 @@ struct sock *smc_sock_alloc(struct net *net, struct socket *sock,
 			    int protocol, int kern)
 {
 	struct proto *prot;
-	struct smc_sock *smc;
 	struct sock *sk;
+
+	if (protocol == IPPROTO_SMC)
+		return smc_inet_sock_alloc(net, sock, sock->ops->family, kern);
 
 	prot = protocol == SMCPROTO_SMC6 ? &smc_proto6 : &smc_proto;
 	/* __GFP_ZERO: clear the SMC part too, not only struct sock */
@@ -138,13 +158,7 @@ struct sock *smc_sock_alloc(struct net *net, struct socket *sock,
 
 	sock_init_data(sock, sk);
 	sk->sk_protocol = protocol;
-	sk->sk_state = SMC_INIT;
-
-	smc = smc_sk(sk);
-	spin_lock_init(&smc->err_lock);
-	smc->mode = SMC_DIAG_MODE_SMCR;
-	smc->limit_hs = smc_sysctl_limit_hs(net);
-	smc_listen_init(smc);
+	smc_sock_setup(sk);
 	return sk;
 }
 
@@ -160,10 +174,43 @@ void smc_sock_free_unattached(struct sock *sk)
 {
 	struct socket *sock = sk->sk_socket;
 
+	/* inet_sock_destruct() (IPPROTO_SMC) frees only closed socks */
+	sk->sk_state = SMC_CLOSED;
 	sock_orphan(sk);
 	if (sock)
 		sock->sk = NULL;
 	sock_put(sk);
+}
+
+/**
+ * smc_sock_add_clcsock() - create the clcsock of a new SMC sock
+ * @sk: sock from smc_sock_setup(), grafted onto its socket, not hashed
+ * @family: PF_INET or PF_INET6, the clcsock's family
+ * @kern: non-zero for a kernel socket, which does not pin its netns
+ *
+ * On success the sock is complete and on its proto's diag list.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or the errno of creating the TCP socket.
+ */
+int smc_sock_add_clcsock(struct sock *sk, int family, int kern)
+{
+	struct socket *clcsock;
+	int rc;
+
+	rc = sock_create_kern(sock_net(sk), family, SOCK_STREAM, IPPROTO_TCP,
+			      &clcsock);
+	if (rc)
+		return rc;
+	if (!kern)
+		smc_compat_hold_net(clcsock->sk);
+
+	/* SOL_SOCKET setsockopt must reach the clcsock too */
+	set_bit(SOCK_CUSTOM_SOCKOPT, &sk->sk_socket->flags);
+	smc_clcsock_attach(smc_sk(sk), clcsock);
+	smc_clcsock_copy_settings(smc_sk(sk));
+	sk->sk_prot->hash(sk);
+	return 0;
 }
 
 /**
@@ -179,7 +226,6 @@ void smc_sock_free_unattached(struct sock *sk)
 int smc_sock_create(struct net *net, struct socket *sock, int protocol,
 		    int kern)
 {
-	struct socket *clcsock;
 	struct sock *sk;
 	int family;
 	int rc;
@@ -196,20 +242,30 @@ int smc_sock_create(struct net *net, struct socket *sock, int protocol,
 	if (!sk)
 		return -ENOBUFS;
 
-	rc = sock_create_kern(net, family, SOCK_STREAM, IPPROTO_TCP, &clcsock);
-	if (rc) {
+	rc = smc_sock_add_clcsock(sk, family, kern);
+	if (rc)
 		smc_sock_free_unattached(sk);
-		return rc;
-	}
-	if (!kern)
-		smc_compat_hold_net(clcsock->sk);
+	return rc;
+}
 
-	/* SOL_SOCKET setsockopt must reach the clcsock too */
-	set_bit(SOCK_CUSTOM_SOCKOPT, &sock->flags);
-	smc_clcsock_attach(smc_sk(sk), clcsock);
-	smc_clcsock_copy_settings(smc_sk(sk));
-	sk->sk_prot->hash(sk);
-	return 0;
+/**
+ * smc_sock_drop_clcsock() - take an SMC sock off its list, free its clcsock
+ * @smc: SMC sock being closed; its SMC sock lock is not held
+ *
+ * Context: process context, may sleep (lingering TCP close).
+ */
+void smc_sock_drop_clcsock(struct smc_sock *smc)
+{
+	struct socket *clcsock = smc->clcsock;
+
+	/* off the diag lists first: a listed sock has a valid clcsock */
+	smc->sk.sk_prot->unhash(&smc->sk);
+
+	if (clcsock) {
+		smc_clcsock_detach(smc);
+		smc->clcsock = NULL;
+		sock_release(clcsock);
+	}
 }
 
 /**
@@ -224,7 +280,6 @@ int smc_sock_create(struct net *net, struct socket *sock, int protocol,
  */
 int smc_sock_release(struct socket *sock)
 {
-	struct socket *clcsock;
 	struct smc_sock *smc;
 	struct sock *sk;
 
@@ -241,15 +296,7 @@ int smc_sock_release(struct socket *sock)
 	smc_listen_stop(smc);
 	smc_hs_cancel(smc);
 
-	/* off the diag lists first: a listed sock has a valid clcsock */
-	sk->sk_prot->unhash(sk);
-
-	clcsock = smc->clcsock;
-	if (clcsock) {
-		smc_clcsock_detach(smc);
-		smc->clcsock = NULL;
-		sock_release(clcsock);
-	}
+	smc_sock_drop_clcsock(smc);
 
 	sock_orphan(sk);
 	sock->sk = NULL;

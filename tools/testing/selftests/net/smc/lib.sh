@@ -360,8 +360,46 @@ smc_lib_assert_mode()
 	echo "mode $1 :$2 -> :$3: $got"
 }
 
+# smc_lib_assert_diag <local|peer> <lport> <rport> <expected>: the
+# "diag_family local_addr peer_addr" smcss reports for that socket
+smc_lib_assert_diag()
+{
+	local out got
+
+	if ! out=$(smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCSS" -a -j)" 2>&1)
+	then
+		echo "smcss failed on $1: $out"
+		return 1
+	fi
+	got=$(printf '%s\n' "$out" | awk -v lp="$2" -v rp="$3" '
+	function field(line, key,   re, v) {
+		re = "\"" key "\":(\"[^\"]*\"|[^,}]*)"
+		if (!match(line, re))
+			return ""
+		v = substr(line, RSTART + length(key) + 3,
+			   RLENGTH - length(key) - 3)
+		gsub(/"/, "", v)
+		return v
+	}
+	/"local_port":/ {
+		if (field($0, "local_port") != lp || field($0, "peer_port") != rp)
+			next
+		f = field($0, "diag_family") " " field($0, "local_addr") " " \
+		    field($0, "peer_addr")
+		found = found (found == "" ? "" : " / ") f
+	}
+	END { print (found == "" ? "none" : found) }')
+	if [ "$got" != "$4" ]; then
+		echo "FAIL diag of $1 socket :$2 -> :$3 is '$got', expected '$4'"
+		return 1
+	fi
+	echo "diag $1 :$2 -> :$3: $got"
+}
+
 # The tools' --hook: the connection SMC_HOOK_LPORT -> SMC_HOOK_RPORT of
-# this host is up; check it here and its other end on the peer.
+# this host is up; check it here and its other end on the peer.  With
+# SMC_HOOK_DIAG (SMC_HOOK_DIAG_PEER) set, also what smcss reports as
+# "diag_family local_addr peer_addr" for this (the peer's) end.
 smc_lib_hook()
 {
 	local rc=0
@@ -370,6 +408,14 @@ smc_lib_hook()
 		"${SMC_HOOK_EXPECT:?}" || rc=1
 	smc_lib_assert_mode peer "$SMC_HOOK_RPORT" "$SMC_HOOK_LPORT" \
 		"${SMC_HOOK_EXPECT_PEER:?}" || rc=1
+	if [ -n "${SMC_HOOK_DIAG:-}" ]; then
+		smc_lib_assert_diag local "$SMC_HOOK_LPORT" "$SMC_HOOK_RPORT" \
+			"$SMC_HOOK_DIAG" || rc=1
+	fi
+	if [ -n "${SMC_HOOK_DIAG_PEER:-}" ]; then
+		smc_lib_assert_diag peer "$SMC_HOOK_RPORT" "$SMC_HOOK_LPORT" \
+			"$SMC_HOOK_DIAG_PEER" || rc=1
+	fi
 	return $rc
 }
 

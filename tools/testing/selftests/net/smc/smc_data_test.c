@@ -3,10 +3,10 @@
  * smc_data_test - move reproducible pseudo-random data over an AF_SMC (or
  * TCP) connection and verify it on the fly, without keeping it.
  *
- *   smc_data_test server [--port P] [--host BINDADDR] [--family smc|tcp]
+ *   smc_data_test server [--port P] [--host BINDADDR] [--family smc|inet|tcp]
  *		[--ipv6] [--daemon --result FILE] [--hook CMD]
  *		--size N --dir c2s|s2c|both [--seed S]
- *   smc_data_test client --host ADDR --port P [--family smc|tcp] [--ipv6]
+ *   smc_data_test client --host ADDR --port P [--family smc|inet|tcp] [--ipv6]
  *		[--hook CMD] --size N --dir c2s|s2c|both [--seed S]
  *   smc_data_test wait --result FILE [--kill]
  *
@@ -219,7 +219,7 @@ static void server_body(int lfd)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: smc_data_test server [--port P] [--host BINDADDR] [--family smc|tcp]\n"
+		"usage: smc_data_test server [--port P] [--host BINDADDR] [--family smc|inet|tcp]\n"
 		"               [--ipv6] [--daemon --result FILE] [--hook CMD]\n"
 		"               --size N --dir c2s|s2c|both [--seed S] [--timeout S]\n"
 		"       smc_data_test client --host ADDR --port P [options as server]\n"

@@ -5,12 +5,12 @@
  *
  *   smc_sock_test list
  *   smc_sock_test server --case NAME [--port P] [--host BINDADDR]
- *		[--family smc|tcp] [--ipv6] [--daemon --result FILE]
+ *		[--family smc|inet|tcp] [--ipv6] [--daemon --result FILE]
  *		[--hook CMD] [--timeout S]
  *   smc_sock_test client --case NAME --host ADDR --port P
- *		[--family smc|tcp] [--ipv6] [--hook CMD] [--timeout S]
+ *		[--family smc|inet|tcp] [--ipv6] [--hook CMD] [--timeout S]
  *   smc_sock_test wait --result FILE [--kill]
- *   smc_sock_test probe [--family smc|tcp] [--ipv6]
+ *   smc_sock_test probe [--family smc|inet|tcp] [--ipv6]
  *
  * Every case has a server and a client half; each half checks its own
  * results and exits non-zero with a message on the first mismatch.  The
@@ -1427,9 +1427,13 @@ static void check_identity(int fd, bool listening)
 {
 	EQ(getint(fd, SOL_SOCKET, SO_TYPE), SOCK_STREAM);
 	EQ(getint(fd, SOL_SOCKET, SO_DOMAIN),
-	   opt.smc ? AF_SMC : opt.ipv6 ? AF_INET6 : AF_INET);
-	EQ(getint(fd, SOL_SOCKET, SO_PROTOCOL),
-	   opt.smc ? opt.ipv6 ? SMCPROTO_SMC6 : SMCPROTO_SMC : IPPROTO_TCP);
+	   opt.smc && !opt.inet ? AF_SMC : opt.ipv6 ? AF_INET6 : AF_INET);
+	if (opt.inet)
+		EQ(getint(fd, SOL_SOCKET, SO_PROTOCOL), IPPROTO_SMC);
+	else
+		EQ(getint(fd, SOL_SOCKET, SO_PROTOCOL),
+		   opt.smc ? opt.ipv6 ? SMCPROTO_SMC6 : SMCPROTO_SMC :
+		   IPPROTO_TCP);
 	EQ(getint(fd, SOL_SOCKET, SO_ACCEPTCONN), listening);
 	EQ(getint(fd, SOL_SOCKET, SO_ERROR), 0);
 }
@@ -1725,10 +1729,10 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: smc_sock_test list | probe [--family F] [--ipv6]\n"
 		"       smc_sock_test server --case NAME [--port P] [--host BINDADDR]\n"
-		"               [--family smc|tcp] [--ipv6] [--daemon --result FILE]\n"
+		"               [--family smc|inet|tcp] [--ipv6] [--daemon --result FILE]\n"
 		"               [--hook CMD] [--timeout S] [--verbose]\n"
 		"       smc_sock_test client --case NAME --host ADDR --port P\n"
-		"               [--family smc|tcp] [--ipv6] [--hook CMD] [--timeout S]\n"
+		"               [--family smc|inet|tcp] [--ipv6] [--hook CMD] [--timeout S]\n"
 		"       smc_sock_test wait --result FILE [--kill]\n");
 	exit(2);
 }

@@ -44,6 +44,9 @@
 #endif
 #define SMCPROTO_SMC		0
 #define SMCPROTO_SMC6		1
+#ifndef IPPROTO_SMC
+#define IPPROTO_SMC		256
+#endif
 
 #define __maybe_unused		__attribute__((unused))
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
@@ -56,7 +59,8 @@ struct opts {
 	const char *tcase;
 	const char *host;
 	unsigned short port;
-	bool smc;		/* AF_SMC (default) or plain TCP */
+	bool smc;		/* SMC (default) or plain TCP */
+	bool inet;		/* SMC as AF_INET[6]/IPPROTO_SMC, not AF_SMC */
 	bool ipv6;
 	bool daemon;
 	bool kill;
@@ -157,12 +161,21 @@ static unsigned long long now_ms(void)
 
 /* ---- sockets ---------------------------------------------------------- */
 
+/* --family smc: AF_SMC, inet: AF_INET[6]/IPPROTO_SMC, tcp: plain TCP */
 static int new_socket(bool smc, bool ipv6)
 {
-	if (smc)
+	if (smc && !opt.inet)
 		return socket(AF_SMC, SOCK_STREAM,
 			      ipv6 ? SMCPROTO_SMC6 : SMCPROTO_SMC);
-	return socket(ipv6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
+	return socket(ipv6 ? AF_INET6 : AF_INET, SOCK_STREAM,
+		      smc ? IPPROTO_SMC : 0);
+}
+
+static const char *family_name(void)
+{
+	if (!opt.smc)
+		return "TCP";
+	return opt.inet ? "IPPROTO_SMC" : "AF_SMC";
 }
 
 /* A socket of the family under test */
@@ -171,7 +184,7 @@ static int xsocket(void)
 	int fd = new_socket(opt.smc, opt.ipv6);
 
 	if (fd < 0)
-		FAIL("socket(%s, %s): %s", opt.smc ? "AF_SMC" : "TCP",
+		FAIL("socket(%s, %s): %s", family_name(),
 		     opt.ipv6 ? "v6" : "v4", strerrorname_np(errno) ?: "?");
 	return fd;
 }
@@ -599,11 +612,10 @@ static void parse_opts(int argc, char **argv)
 			opt.port = strtoul(optarg, NULL, 0);
 			break;
 		case 'f':
-			if (!strcmp(optarg, "smc"))
-				opt.smc = true;
-			else if (!strcmp(optarg, "tcp"))
-				opt.smc = false;
-			else
+			opt.smc = strcmp(optarg, "tcp") != 0;
+			opt.inet = !strcmp(optarg, "inet");
+			if (strcmp(optarg, "smc") && strcmp(optarg, "tcp") &&
+			    !opt.inet)
 				usage();
 			break;
 		case '6':
