@@ -122,11 +122,9 @@ int smc_clc_recv(struct socket *clcsock, void *buf, size_t size,
 			    MSG_PEEK | MSG_DONTWAIT);
 	if (rc != SMC_CLC_HDR_LEN)
 		return rc < 0 ? rc : -EPROTO;
-	if (smc_clc_hdr_decode(buf, SMC_CLC_HDR_LEN, info))
-		return -EPROTO;
-	if (info->type != expected && info->type != SMC_CLC_DECLINE)
-		return -EPROTO;
-	if (info->length > size)
+	/* what no message of an acceptable type can look like */
+	if (smc_clc_frame_check(buf, expected, &info->length) ||
+	    info->length > size)
 		return -EPROTO;
 
 	rc = smc_clc_wait_bytes(clcsock->sk, info->length, &timeo);
@@ -155,22 +153,17 @@ int smc_clc_recv(struct socket *clcsock, void *buf, size_t size,
  */
 int smc_clc_send_decline(struct smc_sock *smc, u32 reason, u8 version)
 {
-	u8 buf[SMC_CLC_DECLINE_LEN_V2] = {};
-	struct smc_clc_hdr_info hdr = {
-		.type = SMC_CLC_DECLINE,
-		.version = version >= SMC_CLC_V2 ? SMC_CLC_V2 : SMC_CLC_V1,
-	};
-	struct smc_clc_decline *d = (struct smc_clc_decline *)buf;
+	u8 buf[SMC_CLC_DECLINE_LEN_V2], id[8];
+	int len;
 
-	hdr.length = hdr.version == SMC_CLC_V2 ? SMC_CLC_DECLINE_LEN_V2 :
-						  SMC_CLC_DECLINE_LEN_V1;
-	if (reason == SMC_CLC_DECL_SYNCERR)
-		hdr.typev2 = SMC_CLC_FLAG_OUT_OF_SYNC >> 2;
-	smc_clc_hdr_encode(buf, &hdr);
-	smc_hs_local_systemid(d->peer_id);
-	d->diagnosis = cpu_to_be32(reason);
-	if (hdr.version == SMC_CLC_V2)
-		d->os_type = SMC_CLC_OS_LINUX << 4;
-	smc_clc_trl_encode(buf, hdr.length, false);
-	return smc_clc_send(smc->clcsock, buf, hdr.length);
+	smc_hs_local_systemid(id);
+	len = smc_clc_decline_encode(buf, sizeof(buf),
+				     version >= SMC_CLC_V2 ? SMC_CLC_V2 :
+							     SMC_CLC_V1,
+				     id, reason,
+				     reason == SMC_CLC_DECL_SYNCERR,
+				     SMC_CLC_OS_LINUX);
+	if (len < 0)
+		return len;
+	return smc_clc_send(smc->clcsock, buf, len);
 }

@@ -27,16 +27,7 @@
 #include <net/sock.h>
 
 #include "smc.h"
-
-/* offsets in a Proposal, smc-protocol.md 3.2 */
-#define SMC_PROP_IPAREA_OFF	38	/* BE16, from byte 40 */
-#define SMC_PROP_IPAREA_BASE	40
-#define SMC_PROP_V2EXT_OFF	50	/* BE16, from byte 52 */
-#define SMC_PROP_V2EXT_BASE	52
-#define SMC_PROP_PFX_LEN	8	/* subnet, length, 2 reserved, v6 count */
-#define SMC_PROP_V6PFX_LEN	17
-#define SMC_PROP_V6PFX_MAX	8
-#define SMC_V2EXT_EIDS_OFF	40	/* EIDs follow the 40-byte v2 extension */
+#include "smc_ib.h"
 
 struct workqueue_struct *smc_hs_wq;
 
@@ -44,14 +35,15 @@ struct workqueue_struct *smc_hs_wq;
  * smc_hs_local_systemid() - the peer id this system sends in CLC
  * @id: 8 bytes to fill
  *
- * The system id derives from the MAC of a RoCE port; without a usable
- * port there is none, and zeroes are sent, as upstream does.
+ * The system id derives from the MAC of a RoCE port; without one there
+ * is none, and zeroes are sent, as upstream does.
  *
  * Context: any context.
  */
 void smc_hs_local_systemid(u8 *id)
 {
-	memset(id, 0, 8);
+	if (!smc_ib_local_systemid(id))
+		memset(id, 0, SMC_CLC_PEER_ID_LEN);
 }
 
 /* IPsec connections are not accelerated: data must stay in the policy */
@@ -99,36 +91,13 @@ static bool smc_hs_path_d(u8 path)
 	return path == SMC_CLC_PATH_D || path == SMC_CLC_PATH_B;
 }
 
-static u16 smc_hs_get_be16(const u8 *p)
-{
-	__be16 v;
-
-	memcpy(&v, p, sizeof(v));
-	return be16_to_cpu(v);
-}
-
-/* the v2 extension of a validated proposal, or NULL */
-static const u8 *smc_hs_prop_v2ext(const u8 *buf,
-				   const struct smc_clc_hdr_info *info)
-{
-	u16 off;
-
-	if (info->version < SMC_CLC_V2 || info->typev2 == SMC_CLC_PATH_N)
-		return NULL;
-	off = smc_hs_get_be16(buf + SMC_PROP_V2EXT_OFF);
-	if (!off)
-		return NULL;
-	return buf + SMC_PROP_V2EXT_BASE + off;
-}
-
 /* one of the proposal's UEIDs is ours */
-static bool smc_hs_prop_eid_match(const u8 *ext)
+static bool smc_hs_prop_eid_match(const struct smc_clc_proposal_info *p)
 {
-	u8 i, cnt = min_t(u8, ext[0], SMC_CLC_MAX_UEID);
+	u8 i;
 
-	for (i = 0; i < cnt; i++)
-		if (smc_ueid_match(ext + SMC_V2EXT_EIDS_OFF +
-				   i * SMC_MAX_EID_LEN))
+	for (i = 0; i < p->eid_cnt; i++)
+		if (smc_ueid_match(p->eids[i]))
 			return true;
 	return false;
 }
@@ -148,7 +117,8 @@ static bool smc_hs_pfx4_match(struct net_device *dev, __be32 subnet, u8 len)
 	return false;
 }
 
-static bool smc_hs_pfx6_match(struct net_device *dev, const u8 *pfx, u8 cnt)
+static bool smc_hs_pfx6_match(struct net_device *dev,
+			      const struct smc_clc_proposal_info *p)
 {
 #if IS_ENABLED(CONFIG_IPV6)
 	struct inet6_dev *in6_dev = __in6_dev_get(dev);
@@ -162,15 +132,11 @@ static bool smc_hs_pfx6_match(struct net_device *dev, const u8 *pfx, u8 cnt)
 	list_for_each_entry(ifa, &in6_dev->addr_list, if_list) {
 		if (ipv6_addr_type(&ifa->addr) & IPV6_ADDR_LINKLOCAL)
 			continue;
-		for (i = 0; i < cnt && !found; i++) {
-			const u8 *p = pfx + i * SMC_PROP_V6PFX_LEN;
-			struct in6_addr a;
-
-			memcpy(&a, p, sizeof(a));
-			found = ifa->prefix_len == p[16] &&
-				ipv6_prefix_equal(&ifa->addr, &a,
+		for (i = 0; i < p->ipv6_cnt && !found; i++)
+			found = ifa->prefix_len == p->ipv6[i].len &&
+				ipv6_prefix_equal(&ifa->addr,
+						  &p->ipv6[i].prefix,
 						  ifa->prefix_len);
-		}
 		if (found)
 			break;
 	}
@@ -186,25 +152,20 @@ static bool smc_hs_pfx6_match(struct net_device *dev, const u8 *pfx, u8 cnt)
  * address on the server's egress device must match the proposed IPv4
  * subnet or one of the proposed IPv6 prefixes.
  */
-static u32 smc_hs_prefix_check(struct smc_sock *smc, const u8 *buf)
+static u32 smc_hs_prefix_check(struct smc_sock *smc,
+				const struct smc_clc_proposal_info *p)
 {
-	const u8 *pfx = buf + SMC_PROP_IPAREA_BASE +
-			smc_hs_get_be16(buf + SMC_PROP_IPAREA_OFF);
 	struct dst_entry *dst;
 	struct net_device *dev;
 	bool match = false;
-	__be32 subnet;
-	u8 cnt;
 
-	memcpy(&subnet, pfx, sizeof(subnet));
-	cnt = min_t(u8, pfx[7], SMC_PROP_V6PFX_MAX);
 	rcu_read_lock();
 	dst = __sk_dst_get(smc->clcsock->sk);
 	dev = dst ? dst->dev : NULL;
-	if (dev && !cnt)
-		match = smc_hs_pfx4_match(dev, subnet, pfx[4]);
+	if (dev && !p->ipv6_cnt)
+		match = smc_hs_pfx4_match(dev, p->ipv4_prefix, p->prefix_len);
 	else if (dev)
-		match = smc_hs_pfx6_match(dev, pfx + SMC_PROP_PFX_LEN, cnt);
+		match = smc_hs_pfx6_match(dev, p);
 	rcu_read_unlock();
 	return match ? 0 : SMC_CLC_DECL_DIFFPREFIX;
 }
@@ -215,15 +176,16 @@ static u32 smc_hs_prefix_check(struct smc_sock *smc, const u8 *buf)
  * v1 subnet rule, then the devices.  The first device-level reason found
  * is the one sent.
  */
-static u32 smc_hs_serv_select(struct smc_sock *smc, const u8 *buf,
-			      const struct smc_clc_hdr_info *info)
+static u32 smc_hs_serv_select(struct smc_sock *smc,
+			      const struct smc_clc_proposal_info *p)
 {
-	bool v1r = smc_hs_path_r(info->typev1), v1d = smc_hs_path_d(info->typev1);
-	bool v2 = info->version >= SMC_CLC_V2;
-	bool v2r = v2 && smc_hs_path_r(info->typev2);
-	bool v2d = v2 && smc_hs_path_d(info->typev2);
+	bool v1r = smc_hs_path_r(p->typev1), v1d = smc_hs_path_d(p->typev1);
+	bool v2 = p->version >= SMC_CLC_V2;
+	bool v2r = v2 && smc_hs_path_r(p->typev2);
+	bool v2d = v2 && smc_hs_path_d(p->typev2);
 	u32 v2rc = SMC_CLC_DECL_PEERNOSMC, prfx = 0, first = 0;
-	const u8 *ext = smc_hs_prop_v2ext(buf, info);
+	/* the decoder insists on the extension wherever typev2 offers */
+	bool ext = v2 && p->typev2 != SMC_CLC_PATH_N;
 
 	if (v2r || v2d) {
 		if (!ext) {
@@ -236,7 +198,7 @@ static u32 smc_hs_serv_select(struct smc_sock *smc, const u8 *buf,
 				v2d = false;
 				v2rc = SMC_CLC_DECL_NOISM2SUPP;
 			}
-			if (v2r && !ext[0]) {
+			if (v2r && !p->eid_cnt) {
 				v2r = false;
 				v2rc = SMC_CLC_DECL_NOUEID;
 			}
@@ -245,18 +207,17 @@ static u32 smc_hs_serv_select(struct smc_sock *smc, const u8 *buf,
 	if (!v1r && !v1d && !v2r && !v2d)
 		return v2rc;
 
-	if (info->typev1 != SMC_CLC_PATH_N) {
-		prfx = smc_hs_prefix_check(smc, buf);
+	if (p->typev1 != SMC_CLC_PATH_N) {
+		prfx = smc_hs_prefix_check(smc, p);
 		first = prfx;
 	}
 	/* SMC-Dv1: no ISM device */
 	if (!prfx && v1d && !first)
 		first = SMC_CLC_DECL_NOSMCDDEV;
-	if (!smc_hs_path_r(info->typev1) && !smc_hs_path_r(info->typev2))
+	if (!smc_hs_path_r(p->typev1) && !smc_hs_path_r(p->typev2))
 		return first ?: SMC_CLC_DECL_NOSMCDDEV;
 	/* SMC-Rv2: with a common UEID, a RoCE port would be searched */
-	if (v2r && smc_hs_path_r(info->typev2) && smc_hs_prop_eid_match(ext) &&
-	    !first)
+	if (v2r && smc_hs_prop_eid_match(p) && !first)
 		first = SMC_CLC_DECL_NOSMCRDEV;
 	if (prfx)
 		return prfx;
@@ -273,14 +234,18 @@ static u32 smc_hs_serv_select(struct smc_sock *smc, const u8 *buf,
  */
 int smc_hs_server(struct smc_sock *smc)
 {
+	struct smc_clc_proposal_info *prop;
 	struct smc_clc_hdr_info info;
 	u32 reason;
 	u8 *buf;
 	int rc;
 
 	buf = kzalloc(SMC_CLC_PROPOSAL_MAX, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
+	prop = kzalloc(sizeof(*prop), GFP_KERNEL);
+	if (!buf || !prop) {
+		rc = -ENOMEM;
+		goto out;
+	}
 	rc = smc_clc_recv(smc->clcsock, buf, SMC_CLC_PROPOSAL_MAX,
 			  SMC_CLC_PROPOSAL, SMC_CLC_WAIT_TIME, &info);
 	if (rc)
@@ -293,15 +258,19 @@ int smc_hs_server(struct smc_sock *smc)
 		goto out;
 	}
 
+	rc = smc_clc_proposal_decode(buf, info.length, prop);
+	if (rc)
+		goto out;
 	if (smc_hs_uses_ipsec(smc))
 		reason = SMC_CLC_DECL_IPSEC;
 	else
-		reason = smc_hs_serv_select(smc, buf, &info);
+		reason = smc_hs_serv_select(smc, prop);
 	/* the Decline answers in the proposal's version */
 	rc = smc_clc_send_decline(smc, reason, info.version);
 	if (!rc)
 		rc = reason;
 out:
+	kfree(prop);
 	kfree(buf);
 	return rc;
 }
