@@ -73,7 +73,6 @@ enum smc_clc_path {
 #define SMC_CLC_V1		1
 #define SMC_CLC_V2		2
 
-
 /* header byte 7: bits 7-4 version, 3-2 typev2, 1-0 typev1 */
 #define SMC_CLC_FLAG_FIRST_CONTACT	0x08	/* Accept, Confirm */
 #define SMC_CLC_FLAG_OUT_OF_SYNC	0x08	/* Decline */

@@ -153,7 +153,7 @@ static bool smc_hs_pfx6_match(struct net_device *dev,
  * subnet or one of the proposed IPv6 prefixes.
  */
 static u32 smc_hs_prefix_check(struct smc_sock *smc,
-				const struct smc_clc_proposal_info *p)
+			       const struct smc_clc_proposal_info *p)
 {
 	struct dst_entry *dst;
 	struct net_device *dev;
