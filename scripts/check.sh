@@ -14,8 +14,9 @@
 #   5. "debug": the debug kernel (scripts/debug-kernel.sh: KASAN, lockdep,
 #      kmemleak, KUnit), our modules built for it, the KUnit suites, proof
 #      that KASAN and lockdep reports fail a run (smc/inject_uaf,
-#      smc/inject_lockdep), and the selftests again on that kernel with a
-#      kmemleak scan after each test.
+#      smc/inject_lockdep), that the runner's kmemleak scan fails a test
+#      that leaks (smc/inject_leak), and the selftests again on that
+#      kernel with a kmemleak scan after each test.
 #
 # Output is KTAP; the last line is "N passed, N failed".
 # CHECK_ONLY="static rig selftests debug" picks parts (default: all).
@@ -111,21 +112,29 @@ if [[ " $parts " == *" rig "* ]]; then
 fi
 
 # -- selftests on two hosts ---------------------------------------------------------
-if [[ " $parts " == *" selftests "* ]]; then
+# run_selftests <stock|debug> <log name> <label>: all selftests on the
+# two-host rig with that kernel; every subtest counts on its own
+run_selftests() {
+	local kernel=$1 log=$2 label=$3 rc t sub_pass sub_fail
 	t=$(ms)
-	"$top/scripts/rig/rig.sh" run --timeout 2400 --out "$logdir/rig-selftests" -- \
+	"$top/scripts/rig/rig.sh" run --kernel "$kernel" --timeout 2400 \
+		--out "$logdir/rig-$log" -- \
 		'SMC_SELFTEST_EXPECT_ALL=1 make -s -C tools/testing/selftests/net/smc run_tests' \
-		>"$logdir/selftests.log" 2>&1
+		>"$logdir/$log.log" 2>&1
 	rc=$?
-	indent <"$logdir/selftests.log"
-	# every subtest counts on its own
-	sub_pass=$(grep -Ec '^# ok [0-9]+ - ' "$logdir/selftests.log")
-	sub_fail=$(grep -Ec '^# not ok [0-9]+ - ' "$logdir/selftests.log")
-	echo "# selftests: $sub_pass subtests passed, $sub_fail failed"
+	indent <"$logdir/$log.log"
+	sub_pass=$(grep -Ec '^# ok [0-9]+ - ' "$logdir/$log.log")
+	sub_fail=$(grep -Ec '^# not ok [0-9]+ - ' "$logdir/$log.log")
+	echo "# $log: $sub_pass subtests passed, $sub_fail failed"
 	pass=$((pass + sub_pass))
 	fail=$((fail + sub_fail))
 	[ "$sub_pass" -gt 0 ] || rc=1
-	result $rc "selftests on the two-host rig (rig and kernel console clean)" $(($(ms) - t))
+	result $rc "$label" $(($(ms) - t))
+}
+
+if [[ " $parts " == *" selftests "* ]]; then
+	run_selftests stock selftests \
+		"selftests on the two-host rig (rig and kernel console clean)"
 fi
 
 # -- the debug kernel -------------------------------------------------------------
@@ -147,6 +156,33 @@ detector() {
 	else
 		printf '%s\n' "$out" | tail -n 20 | indent
 		result 1 "rig fails a debug-kernel run with $name (smc/$hook)" $(($(ms) - t))
+	fi
+}
+
+# kmemleak_proof: the kselftest runner, with the per-test kmemleak scan
+# that guards the real selftests, must fail a test that leaks an object
+# from smc.ko (smc/inject_leak) and name it
+kmemleak_proof() {
+	local name="rig fails a debug-kernel test that leaks (kmemleak, smc/inject_leak)"
+	local out rc t log=$logdir/rig-kmemleak
+	t=$(ms)
+	out=$("$top/scripts/rig/rig.sh" run --kernel debug --hosts 1 \
+		--timeout 600 --out "$log" -- \
+		"insmod \$SMC_LIB_OURS/smc.ko && cd scripts/rig/kmemleak-proof &&
+		 ../../../tools/testing/selftests/kselftest/runner.sh kmemleak-proof inject_leak.sh" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" >"$log.log"
+	if [ $rc != 0 ] && [ "$(cat "$log/rc" 2>/dev/null)" = 1 ] &&
+	   printf '%s\n' "$out" | grep -q 'kmemleak reports the leak after' &&
+	   printf '%s\n' "$out" | grep -q '^not ok 1 selftests: kmemleak-proof: inject_leak.sh # kmemleak' &&
+	   printf '%s\n' "$out" | grep -q '^# kmemleak: unreferenced objects after inject_leak.sh:' &&
+	   printf '%s\n' "$out" | grep -q '^# .*  smc inject_leak\.' &&
+	   printf '%s\n' "$out" | grep -Eq '^# +smc_inject_leak\+0x'; then
+		printf '%s\n' "$out" | grep -E '^not ok|smc_inject_leak' | indent
+		result 0 "$name" $(($(ms) - t))
+	else
+		printf '%s\n' "$out" | tail -n 30 | indent
+		result 1 "$name" $(($(ms) - t))
 	fi
 }
 
@@ -189,20 +225,10 @@ if [[ " $parts " == *" debug "* ]]; then
 		detector "KASAN" inject_uaf 'BUG: KASAN: slab-use-after-free in smc_inject_uaf'
 		detector "lockdep" inject_lockdep 'WARNING: possible circular locking dependency detected'
 
-		t=$(ms)
-		"$top/scripts/rig/rig.sh" run --kernel debug --timeout 2400 \
-			--out "$logdir/rig-selftests-debug" -- \
-			'SMC_SELFTEST_EXPECT_ALL=1 make -s -C tools/testing/selftests/net/smc run_tests' \
-			>"$logdir/selftests-debug.log" 2>&1
-		rc=$?
-		indent <"$logdir/selftests-debug.log"
-		sub_pass=$(grep -Ec '^# ok [0-9]+ - ' "$logdir/selftests-debug.log")
-		sub_fail=$(grep -Ec '^# not ok [0-9]+ - ' "$logdir/selftests-debug.log")
-		echo "# selftests (debug kernel): $sub_pass subtests passed, $sub_fail failed"
-		pass=$((pass + sub_pass))
-		fail=$((fail + sub_fail))
-		[ "$sub_pass" -gt 0 ] || rc=1
-		result $rc "selftests on the two-host rig, debug kernel, kmemleak scans" $(($(ms) - t))
+		kmemleak_proof
+
+		run_selftests debug selftests-debug \
+			"selftests on the two-host rig, debug kernel, kmemleak scans"
 	fi
 fi
 

@@ -223,6 +223,7 @@ unsigned int smc_stats_fback_index(u32 reason);
 void smc_stats_fback_inc(struct net *net, bool server, u32 reason);
 unsigned int smc_stats_fback_slots(void);
 u32 smc_stats_fback_code(unsigned int slot);
+int smc_stats_fback_seen(struct net *net, bool server, unsigned int n);
 unsigned long smc_stats_fback_read(struct net *net, bool server,
 				   unsigned int slot);
 void smc_stats_hs_err_inc(struct net *net, bool server);

@@ -4,8 +4,9 @@
  *
  * Test-only fault hooks under /sys/kernel/debug/smc/.  inject_warn lets
  * the test rig check that its kernel splat detector sees our warnings;
- * inject_uaf and inject_lockdep, which exist only on kernels with KASAN
- * and lockdep, prove that those detectors see bugs in this module.
+ * inject_uaf, inject_lockdep and inject_leak, which exist only on kernels
+ * with KASAN, lockdep and kmemleak, prove that those detectors see bugs
+ * in this module.
  * Without debugfs these calls do nothing and the module works as usual.
  */
 
@@ -15,6 +16,7 @@
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "smc.h"
 
@@ -37,6 +39,23 @@ static void smc_inject_uaf(void)
 	kfree(obj);
 	OPTIMIZER_HIDE_VAR(obj);
 	pr_info("smc: injected use-after-free read: %#x\n", READ_ONCE(obj[0]));
+}
+
+/*
+ * A small allocation whose only pointer is dropped, for kmemleak to report;
+ * the text makes it recognisable in the hex dump of the report.  noinline
+ * and no tail call, so that the report's backtrace names this function.
+ */
+static noinline void smc_inject_leak(void)
+{
+	static const char mark[] = "smc inject_leak";
+	char *obj = kmalloc(sizeof(mark), GFP_KERNEL);
+
+	if (!obj)
+		return;
+	memcpy(obj, mark, sizeof(mark));
+	/* the object and its contents escape: the compiler keeps both */
+	barrier_data(obj);
 }
 
 static DEFINE_MUTEX(smc_inject_lock_a);
@@ -64,6 +83,7 @@ struct smc_inject {
 static struct smc_inject smc_inject_warn_op = { .fn = smc_inject_warn };
 static struct smc_inject smc_inject_uaf_op = { .fn = smc_inject_uaf };
 static struct smc_inject smc_inject_lockdep_op = { .fn = smc_inject_lockdep };
+static struct smc_inject smc_inject_leak_op = { .fn = smc_inject_leak };
 
 static ssize_t smc_inject_write(struct file *file,
 				const char __user *ubuf, size_t count,
@@ -112,6 +132,10 @@ void smc_debugfs_init(void)
 	if (IS_ENABLED(CONFIG_LOCKDEP))
 		debugfs_create_file("inject_lockdep", 0200, smc_debugfs_root,
 				    &smc_inject_lockdep_op,
+				    &smc_inject_fops);
+	if (IS_ENABLED(CONFIG_DEBUG_KMEMLEAK))
+		debugfs_create_file("inject_leak", 0200, smc_debugfs_root,
+				    &smc_inject_leak_op,
 				    &smc_inject_fops);
 }
 

@@ -523,22 +523,30 @@ cancel:
 	return skb->len;
 }
 
-/* the @n-th (from 0) reason with a count, -ENODATA if there is none */
+/*
+ * The @n-th (from 0) reason with a count, in the order the reasons were
+ * first seen, as upstream lists them; -ENODATA if there is none.
+ */
 static int smc_nl_fback_nth(struct net *net, bool server, long n, u32 *code,
 			    unsigned long *cnt)
 {
 	unsigned int i;
+	int slot;
 
-	for (i = 0; i < smc_stats_fback_slots(); i++) {
-		*cnt = smc_stats_fback_read(net, server, i);
-		*code = smc_stats_fback_code(i);
+	for (i = 0; ; i++) {
+		slot = smc_stats_fback_seen(net, server, i);
+		if (slot == -ENODATA)
+			return -ENODATA;
+		if (slot < 0)
+			continue;
+		*cnt = smc_stats_fback_read(net, server, slot);
+		*code = smc_stats_fback_code(slot);
 		/* the catch-all slot has no code to report */
 		if (!*cnt || !*code)
 			continue;
 		if (!n--)
 			return 0;
 	}
-	return -ENODATA;
 }
 
 static int smc_nl_fback_put(struct sk_buff *skb, struct netlink_callback *cb,
@@ -584,7 +592,8 @@ cancel:
 
 /*
  * Fallback reasons, one message each: the k-th server reason, then the
- * k-th client reason, for k = 0, 1, ... as upstream orders them; the
+ * k-th client reason, for k = 0, 1, ... as upstream orders them (each
+ * side's reasons by their first fallback); the
  * totals ride in the first message only.  cb->args[0]: k to resume at,
  * cb->args[1]: side (0 server, 1 client) to resume at, cb->args[2]:
  * totals sent.

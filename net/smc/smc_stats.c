@@ -9,6 +9,7 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/errno.h>
 #include <linux/kernel.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -62,6 +63,13 @@ struct smc_net {
 	atomic_long_t	fback[2][SMC_FBACK_SLOTS];
 	/* handshakes that broke without a fallback, client and server */
 	atomic_long_t	hs_err[2];
+	/*
+	 * Slot + 1 of each reason in the order of its first fallback, for
+	 * the netlink dump, which lists reasons as upstream does: first
+	 * seen, first listed.  0 marks a position being filled in.
+	 */
+	u8		fback_order[2][SMC_FBACK_SLOTS];
+	atomic_t	fback_seen[2];
 };
 
 static unsigned int smc_net_id __read_mostly;
@@ -99,8 +107,39 @@ unsigned int smc_stats_fback_index(u32 reason)
 void smc_stats_fback_inc(struct net *net, bool server, u32 reason)
 {
 	struct smc_net *sn = net_generic(net, smc_net_id);
+	unsigned int slot = smc_stats_fback_index(reason);
+	int pos;
 
-	atomic_long_inc(&sn->fback[server][smc_stats_fback_index(reason)]);
+	if (atomic_long_inc_return(&sn->fback[server][slot]) != 1)
+		return;
+	/* a counter leaves 0 once: positions never run out */
+	pos = atomic_inc_return(&sn->fback_seen[server]) - 1;
+	if (WARN_ON_ONCE(pos >= SMC_FBACK_SLOTS))
+		return;
+	/* one byte: readers see 0 (not yet) or the slot, never half */
+	WRITE_ONCE(sn->fback_order[server][pos], slot + 1);
+}
+
+/**
+ * smc_stats_fback_seen() - slot of the n-th reason by first fallback
+ * @net: network namespace
+ * @server: server (accepted) rather than client sockets
+ * @n: position, from 0
+ *
+ * Context: any context.
+ * Return: the slot; -EAGAIN if that reason is just being recorded (skip
+ * it, it shows in the next dump); -ENODATA past the last reason.
+ */
+int smc_stats_fback_seen(struct net *net, bool server, unsigned int n)
+{
+	struct smc_net *sn = net_generic(net, smc_net_id);
+	u8 v;
+
+	if (n >= SMC_FBACK_SLOTS ||
+	    n >= (unsigned int)atomic_read(&sn->fback_seen[server]))
+		return -ENODATA;
+	v = READ_ONCE(sn->fback_order[server][n]);
+	return v ? v - 1 : -EAGAIN;
 }
 
 /**

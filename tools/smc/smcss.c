@@ -23,6 +23,8 @@
 #include <linux/inet_diag.h>
 #include <linux/smc_diag.h>
 
+#include "smc_reasons.h"
+
 #ifndef AF_SMC
 #define AF_SMC 43
 #endif
@@ -85,51 +87,6 @@ static const struct {
 
 #define SMC_STATE_LISTEN	10
 
-/* Decline / fallback reason codes (CLC decline diagnosis) */
-static const struct {
-	uint32_t code;
-	const char *name;
-} smc_reasons[] = {
-	{ 0x01010000, "MEM" },
-	{ 0x02010000, "TIMEOUT_CL" },
-	{ 0x02020000, "TIMEOUT_AL" },
-	{ 0x03000000, "CNFERR" },
-	{ 0x03010000, "PEERNOSMC" },
-	{ 0x03020000, "IPSEC" },
-	{ 0x03030000, "NOSMCDEV" },
-	{ 0x03030001, "NOSMCDDEV" },
-	{ 0x03030002, "NOSMCRDEV" },
-	{ 0x03030003, "NOISM2SUPP" },
-	{ 0x03030004, "NOV2EXT" },
-	{ 0x03030005, "NOV2DEXT" },
-	{ 0x03030006, "NOSEID" },
-	{ 0x03030007, "NOSMCD2DEV" },
-	{ 0x03030008, "NOUEID" },
-	{ 0x03030009, "RELEASEERR" },
-	{ 0x0303000a, "MAXCONNERR" },
-	{ 0x0303000b, "MAXLINKERR" },
-	{ 0x03040000, "MODEUNSUPP" },
-	{ 0x03050000, "RMBE_EC" },
-	{ 0x03060000, "OPTUNSUPP" },
-	{ 0x03070000, "DIFFPREFIX" },
-	{ 0x03080000, "GETVLANERR" },
-	{ 0x03090000, "ISMVLANERR" },
-	{ 0x030a0000, "NOACTLINK" },
-	{ 0x030b0000, "NOSRVLINK" },
-	{ 0x030c0000, "VERSMISMAT" },
-	{ 0x030d0000, "MAX_DMB" },
-	{ 0x030e0000, "NOROUTE" },
-	{ 0x030f0000, "NOINDIRECT" },
-	{ 0x04000000, "SYNCERR" },
-	{ 0x05000000, "PEERDECL" },
-	{ 0x09990000, "INTERR" },
-	{ 0x09990001, "ERR_RTOK" },
-	{ 0x09990002, "ERR_RDYLNK" },
-	{ 0x09990003, "ERR_REGBUF" },
-};
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
 /* Column widths of the text output */
 #define ADDR_WIDTH	23	/* fits "255.255.255.255:65535" */
 #define ADDR_WIDE	45	/* fits any IPv6 address and port */
@@ -149,6 +106,7 @@ static struct {
 	bool debug;
 	bool wide;
 	bool json;
+	bool explain;
 } opt;
 
 /* Everything known about one socket, collected from one reply */
@@ -168,6 +126,7 @@ struct sock_info {
 
 static unsigned int json_count;
 static bool output_started;
+static unsigned int shown;	/* sockets printed */
 
 static const char *state_name(unsigned int state)
 {
@@ -181,12 +140,9 @@ static const char *state_name(unsigned int state)
 
 static const char *reason_name(uint32_t code)
 {
-	size_t i;
+	const struct smc_reason *r = smc_reason_find(code);
 
-	for (i = 0; i < ARRAY_SIZE(smc_reasons); i++)
-		if (smc_reasons[i].code == code)
-			return smc_reasons[i].name;
-	return NULL;
+	return r ? r->name : NULL;
 }
 
 static const char *mode_name(unsigned int mode)
@@ -273,6 +229,50 @@ static void print_header(void)
 		printf(" %-16s %-16s %-16s %-16s %s", "GID", "Token",
 		       "Peer-GID", "Peer-Token", "Linkid");
 	printf("\n");
+}
+
+/* One code of --explain: name, meaning and what to change */
+static void explain_code(const char *what, uint32_t code, const char *who)
+{
+	const struct smc_reason *r = smc_reason_find(code);
+
+	if (!r) {
+		printf("  %-15s 0x%08x: a code this smcss does not know\n",
+		       what, code);
+		printf("  %-15s check the kernel log of %s\n", "to change:",
+		       who);
+		return;
+	}
+	printf("  %-15s 0x%08x %s: %s\n", what, code, r->name, r->text);
+	printf("  %-15s %s\n", "to change:", r->hint);
+}
+
+/*
+ * --explain: why a fallback socket uses TCP, in words.  The local reason
+ * is this host's; a peer diagnosis is what the peer put in its Decline,
+ * so its hint is about the peer.
+ */
+static void print_explain(const struct sock_info *si)
+{
+	const struct smc_diag_msg *m = &si->msg;
+	int family = addr_family(si);
+	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
+
+	addr_str(family, m->id.idiag_src, src, sizeof(src));
+	addr_str(family, m->id.idiag_dst, dst, sizeof(dst));
+	printf("%s%s%s:%u -> %s%s%s:%u  inode %llu  uses TCP\n",
+	       family == AF_INET6 ? "[" : "", src,
+	       family == AF_INET6 ? "]" : "", ntohs(m->id.idiag_sport),
+	       family == AF_INET6 ? "[" : "", dst,
+	       family == AF_INET6 ? "]" : "", ntohs(m->id.idiag_dport),
+	       (unsigned long long)m->diag_inode);
+	if (!si->has_fallback || !si->fallback.reason)
+		printf("  %-15s the kernel gave no reason\n", "reason:");
+	else
+		explain_code("reason:", si->fallback.reason, "this host");
+	if (si->has_fallback && si->fallback.peer_diagnosis)
+		explain_code("peer diagnosis:", si->fallback.peer_diagnosis,
+			     "the peer");
 }
 
 static void print_text(const struct sock_info *si)
@@ -478,6 +478,16 @@ static void print_json(const struct sock_info *si)
 		     reason_name(si->fallback.reason));
 		jstr("peer_diagnosis_name",
 		     reason_name(si->fallback.peer_diagnosis));
+		if (opt.explain) {
+			const struct smc_reason *r, *p;
+
+			r = smc_reason_find(si->fallback.reason);
+			p = smc_reason_find(si->fallback.peer_diagnosis);
+			jstr("fallback_reason_text", r ? r->text : NULL);
+			jstr("fallback_reason_hint", r ? r->hint : NULL);
+			jstr("peer_diagnosis_text", p ? p->text : NULL);
+			jstr("peer_diagnosis_hint", p ? p->hint : NULL);
+		}
 	} else {
 		jnull("fallback_reason");
 		jnull("peer_diagnosis");
@@ -547,7 +557,7 @@ static void start_output(void)
 	output_started = true;
 	if (opt.json)
 		printf("[");
-	else
+	else if (!opt.explain)
 		print_header();
 }
 
@@ -562,6 +572,8 @@ static bool want(const struct sock_info *si)
 	if (opt.smcr && si->msg.diag_mode != SMC_DIAG_MODE_SMCR)
 		return false;
 	if (opt.smcd && si->msg.diag_mode != SMC_DIAG_MODE_SMCD)
+		return false;
+	if (opt.explain && si->msg.diag_mode != SMC_DIAG_MODE_FALLBACK_TCP)
 		return false;
 	return true;
 }
@@ -761,8 +773,11 @@ static int read_dump(int fd, unsigned int seq)
 				continue;
 			if (opt.json)
 				print_json(&si);
+			else if (opt.explain)
+				print_explain(&si);
 			else
 				print_text(&si);
+			shown++;
 		}
 		if (left) {
 			fprintf(stderr, "smcss: %d stray bytes in reply\n",
@@ -785,13 +800,15 @@ static void usage(FILE *f)
 		"  -D, --smcd       show only SMC-D sockets, with DMB details\n"
 		"  -d, --debug      add shutdown state, token, buffer sizes and cursors\n"
 		"  -W, --wide       do not shorten addresses\n"
+		"  -x, --explain    only sockets that fell back to TCP: why, in words,\n"
+		"                   and what to change to get SMC-R\n"
 		"  -j, --json       print a JSON array with every field\n"
 		"  -v, --version    print the version and exit\n"
 		"  -h, --help       print this help and exit\n"
 		"\n"
 		"Mode is SMCR, SMCD, or TCP 0xLOCAL/0xPEER for a socket that fell back\n"
 		"to TCP: LOCAL is the local fallback reason, PEER the diagnosis the peer\n"
-		"sent in its decline.  smcss(8) lists the codes.\n");
+		"sent in its decline.  smcss(8) lists the codes; -x explains them.\n");
 }
 
 int main(int argc, char **argv)
@@ -804,6 +821,7 @@ int main(int argc, char **argv)
 		{ "debug",	no_argument, NULL, 'd' },
 		{ "wide",	no_argument, NULL, 'W' },
 		{ "json",	no_argument, NULL, 'j' },
+		{ "explain",	no_argument, NULL, 'x' },
 		{ "version",	no_argument, NULL, 'v' },
 		{ "help",	no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -812,7 +830,7 @@ int main(int argc, char **argv)
 	int c, fd, ret;
 
 	opt.states = SHOW_CONNECTED;
-	while ((c = getopt_long(argc, argv, "alRDdWjvh", longopts,
+	while ((c = getopt_long(argc, argv, "alRDdWjxvh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a':
@@ -836,6 +854,9 @@ int main(int argc, char **argv)
 		case 'j':
 			opt.json = true;
 			break;
+		case 'x':
+			opt.explain = true;
+			break;
 		case 'v':
 			printf("smcss (smc-r tools) %s\n", SMC_TOOLS_VERSION);
 			return 0;
@@ -855,6 +876,10 @@ int main(int argc, char **argv)
 	}
 	if (opt.smcr && opt.smcd) {
 		fprintf(stderr, "smcss: -R and -D cannot be combined\n");
+		return 2;
+	}
+	if (opt.explain && (opt.smcr || opt.smcd)) {
+		fprintf(stderr, "smcss: -x lists fallback sockets, not -R or -D ones\n");
 		return 2;
 	}
 
@@ -878,6 +903,8 @@ int main(int argc, char **argv)
 	}
 	if (opt.json)
 		printf("%s]\n", json_count ? "\n" : "");
+	else if (opt.explain && !shown)
+		printf("No SMC socket fell back to TCP.\n");
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "smcss: write error\n");
 		return 1;

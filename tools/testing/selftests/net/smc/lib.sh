@@ -358,6 +358,36 @@ smc_lib_assert_mode()
 		return 1
 	fi
 	echo "mode $1 :$2 -> :$3: $got"
+	case $4 in
+	"TCP 0x"*) smc_lib_assert_explain "$1" "$2" "$3" "${4#TCP }" ;;
+	esac
+}
+
+# smc_lib_assert_explain <local|peer> <lport> <rport> <reason>: "smcss -x"
+# lists the fallback socket with that reason code, its name, its meaning
+# and a hint what to change
+smc_lib_assert_explain()
+{
+	local out
+
+	if ! out=$(smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCSS" -x)" 2>&1)
+	then
+		echo "FAIL smcss -x failed on $1: $out"
+		return 1
+	fi
+	if ! printf '%s\n' "$out" | awk -v lp="$2" -v rp="$3" -v code="$4" '
+		# "addr:lport -> addr:rport  inode N  uses TCP", then the reason
+		$2 == "->" && $1 ~ (":" lp "$") && $3 ~ (":" rp "$") { sock = NR }
+		sock && NR == sock + 1 && $1 == "reason:" && $2 == code &&
+			$3 ~ /^[A-Z_0-9]+:$/ && NF > 4 { why = NR }
+		why && NR == why + 1 && $1 $2 == "tochange:" && NF > 3 { ok = 1 }
+		END { exit !ok }'; then
+		echo "FAIL smcss -x on $1 does not explain :$2 -> :$3 ($4):"
+		printf '%s\n' "$out"
+		return 1
+	fi
+	echo "smcss -x $1 :$2 -> :$3: $(printf '%s\n' "$out" |
+		grep -A1 -E ":$2 -> .*:$3 " | sed -n 's/^ *reason: *//p')"
 }
 
 # smc_lib_assert_diag <local|peer> <lport> <rport> <expected>: the

@@ -438,6 +438,61 @@ fallbacks_counted()
 		[[ "$json" == *'{"side":"client","code":"0x03030000","count":1}'* ]]
 }
 
+# fbo_pair <server family> <client family>: one 1000-byte transfer over
+# loopback in $NS
+fbo_pair()
+{
+	local res=$tmp/fbo.res out port
+
+	out=$(ip netns exec "$NS" "$SMC_LIB_DATA_TEST" server --port 0 \
+		--host 127.0.0.1 --family "$1" --daemon --result "$res" \
+		--size 1000 --dir c2s 2>&1)
+	port=$(sed -n 's/^READY \([0-9]*\)$/\1/p' <<<"$out")
+	[ -n "$port" ] || { echo "server did not start: $out"; return 1; }
+	ip netns exec "$NS" "$SMC_LIB_DATA_TEST" client --host 127.0.0.1 \
+		--port "$port" --family "$2" --size 1000 --dir c2s || return 1
+	"$SMC_LIB_DATA_TEST" wait --result "$res"
+}
+
+# run_fback_order <out>: in a fresh netns (counters at zero) a client
+# fallback for TCP Fast Open (OPTUNSUPP, 0x03060000) comes first, then a
+# server and a client fallback against plain TCP (PEERNOSMC, 0x03010000);
+# <out> gets the reasons the generic netlink stats dump lists.  Plain TCP
+# peers make PEERNOSMC certain with either module: two distro modules
+# over loopback would negotiate SMC.
+run_fback_order()
+{
+	local rc=0
+
+	ip netns del "$NS" 2>/dev/null
+	ip netns add "$NS" || return 1
+	ip -n "$NS" link set lo up || rc=1
+	# AF_SMC, TCP_FASTOPEN_CONNECT (30) before connect: fallback at once
+	ip netns exec "$NS" python3 -c '
+import socket
+s = socket.socket(43, socket.SOCK_STREAM, 0)
+s.setsockopt(socket.IPPROTO_TCP, 30, 1)
+s.close()' || rc=1
+	fbo_pair smc tcp >>"$tmp/fbo.log" 2>&1 || rc=1
+	fbo_pair tcp smc >>"$tmp/fbo.log" 2>&1 || rc=1
+	ip netns exec "$NS" "$SMCR" -a -j stats |
+		sed -n 's/.*"fallback_reasons":\(.*\)}$/\1/p' >"$1" || rc=1
+	ip netns del "$NS"
+	[ $rc = 0 ] || cat "$tmp/fbo.log" >>"$1"
+	rm -f "$tmp/fbo.log"
+}
+
+# the fallback reasons of run_fback_order, each side in first-seen order
+expected_fback_order()
+{
+	local want got
+
+	want='[{"side":"server","code":"0x03010000","count":1},{"side":"client","code":"0x03060000","count":1},{"side":"client","code":"0x03010000","count":1}]'
+	got=$(cat "$tmp/$1.fback")
+	echo "$1: $got"
+	[ "$got" = "$want" ] || { echo "FAIL expected $want"; return 1; }
+}
+
 # "stats reset" keeps its baseline in a private directory, and "show"
 # counts from there while -a still shows the absolute numbers
 stats_reset_private()
@@ -462,7 +517,7 @@ stats_reset_private()
 		[[ "$abs" == *'"client_fallbacks":1,'* ]]
 }
 
-smc_lib_plan 13
+smc_lib_plan 15
 
 smc_lib_mod_unload >/dev/null 2>&1
 smc_lib_mod_ensure distro >/dev/null 2>&1 ||
@@ -470,12 +525,14 @@ smc_lib_mod_ensure distro >/dev/null 2>&1 ||
 run_cases "$tmp/distro.cases"
 "$SMC_NL_TEST" -d SMC_GEN_NETLINK 6 >"$tmp/distro.dev" 2>&1
 run_sysctls "$tmp/distro.sysctl"
+run_fback_order "$tmp/distro.fback"
 smc_lib_mod_unload >/dev/null 2>&1
 smc_lib_mod_ensure ours >/dev/null 2>&1 ||
 	smc_lib_bail_fail "cannot load our smc module"
 run_cases "$tmp/ours.cases"
 "$SMC_NL_TEST" -d SMC_GEN_NETLINK 6 >"$tmp/ours.dev" 2>&1
 run_sysctls "$tmp/ours.sysctl"
+run_fback_order "$tmp/ours.fback"
 
 smc_lib_run "distro module: result codes as written down" expected_codes distro
 smc_lib_run "ours: result codes as written down" expected_codes ours
@@ -487,6 +544,10 @@ smc_lib_run "ours: sysctls as written down" expected_sysctls ours
 smc_lib_run "ours: sysctls identical to the distro module's" same_sysctls
 smc_lib_run "ours: genl family module aliases" genl_alias
 smc_lib_run "ours: fallbacks and their reasons counted" fallbacks_counted
+smc_lib_run "distro module: fallback reasons in first-seen order" \
+	expected_fback_order distro
+smc_lib_run "ours: fallback reasons in first-seen order, as the distro's" \
+	expected_fback_order ours
 smc_lib_run "smcr stats reset: baseline in a private directory" stats_reset_private
 
 if smc_lib_single_host; then
