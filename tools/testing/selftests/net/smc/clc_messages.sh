@@ -12,6 +12,11 @@
 #  - well-formed proposals get the Decline an upstream server without a
 #    usable RoCE device sends, byte for byte: NOSMCDEV, NOSMCRDEV (common
 #    UEID), NOUEID, DIFFPREFIX, in the proposal's CLC version.
+# Then the same messages go to the distro smc.ko on the peer, the
+# reference: it must answer as we expect of ours (it closes instead of
+# resetting after a bad message it read completely, and with RoCE ports
+# and the UEID in common it answers SMC-Rv2 with an Accept), which shows
+# that ours answers as upstream does.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -34,12 +39,55 @@ peer()	# peer <case>
 		"$SMC_LIB_SMCSS" "$tools/smcr" "$1"
 }
 
+# shellcheck disable=SC2317 # called through smc_lib_run
+hs_errors()	# hs_errors <local|peer>: server handshake errors there
+{
+	smc_lib_on "$1" "$(smc_lib_q "$tools/smcr" -a -j stats)" |
+		sed -n 's/.*"server_handshake_errors":\([0-9]*\).*/\1/p'
+}
+
+# shellcheck disable=SC2317 # called through smc_lib_run
+remote()	# remote <case> <port>: play <case> against the peer's listener
+{
+	local d=/tmp/smc_clc_peer.$$.$1 out rc got want e0 e1
+
+	e0=$(hs_errors peer)
+	out=$(smc_lib_peer "rm -rf $d && mkdir $d && $(smc_lib_q \
+		"$tools/smc_run" python3 "$SMC_LIB_DIR/smc_clc_peer.py" serve \
+		"$SMC_LIB_SMCSS" "$2" "$d")" 2>&1)
+	if [ "$out" != READY ]; then
+		echo "FAIL the listener on the peer did not start: $out"
+		return 1
+	fi
+	out=$("$tools/smc_run" python3 "$SMC_LIB_DIR/smc_clc_peer.py" client \
+		"$1" "$(smc_lib_ip peer)" "$2" 2>&1)
+	rc=$?
+	echo "$out"
+	# the listener answers once told to stop; FIFOs, no polling
+	got=$(smc_lib_peer "echo stop >$d/ctl && timeout 30 cat $d/res; rm -rf $d")
+	want=$(sed -n 's/^server: //p' <<<"$out")
+	e1=$(hs_errors peer)
+	echo "peer server: $got (want $want), handshake errors $e0 -> $e1"
+	[ "$rc" = 0 ] && [ -n "$want" ] && [ "$got" = "$want" ] || return 1
+	# a connection that never reached accept() failed its handshake
+	if [ "$want" = none ] && [ "$e1" -le "$e0" ]; then
+		echo "FAIL the peer did not count a server handshake error"
+		return 1
+	fi
+}
+
 cases=(bad-eyecatcher accept-not-proposal version-0 length-below-header
        proposal-length-plus-1 eid-count-9 decline-length-30 truncated
        decline-from-client v2-foreign-ueid v2-no-ueid v1-other-subnet
        v1-same-subnet)
 
-smc_lib_plan $((${#cases[@]} + 1))
+remote_cases=("${cases[@]}" v2-common-ueid)
+if smc_lib_single_host ||
+   ! smc_lib_peer "modinfo -F filename smc" >/dev/null 2>&1; then
+	smc_lib_bail_fail "needs a peer host with the distribution smc module"
+fi
+
+smc_lib_plan $((${#cases[@]} + 1 + ${#remote_cases[@]}))
 for c in "${cases[@]}"; do
 	smc_lib_run "clc: $c" peer "$c"
 done
@@ -48,4 +96,16 @@ done
 	smc_lib_bail_fail "cannot add a UEID"
 smc_lib_run "clc: v2-common-ueid" peer v2-common-ueid
 "$tools/smcr" ueid flush >/dev/null
+
+# the reference: the distro smc.ko on the peer, with the UEID in common
+trap 'smc_lib_mod peer ensure ours >/dev/null 2>&1' EXIT
+smc_lib_require_mod peer distro
+smc_lib_peer "$(smc_lib_q "$tools/smcr" ueid add SMC-SELFTEST-UEID)" \
+	>/dev/null || smc_lib_bail_fail "cannot add a UEID on the peer"
+port=7890
+for c in "${remote_cases[@]}"; do
+	port=$((port + 1))
+	smc_lib_run "clc: $c against the distro smc.ko" remote "$c" "$port"
+done
+smc_lib_peer "$(smc_lib_q "$tools/smcr" ueid flush)" >/dev/null
 smc_lib_exit

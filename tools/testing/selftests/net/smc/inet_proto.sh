@@ -7,7 +7,8 @@
 #    module aliases that let the kernel load smc.ko for these sockets;
 #  - smc_sock_test cases (all with SMC_SELFTEST_INET_ALL=1) on IPPROTO_SMC
 #    v4 and v6 sockets, while
-#    smcss shows both ends in fallback mode TCP (PEERNOSMC); on data and
+#    smcss shows both ends in fallback mode TCP after the CLC handshake
+#    (client NOSMCDEV, server PEERDECL, see smc_lib_expect); on data and
 #    interop runs also with diag family AF_INET/AF_INET6 and the real
 #    addresses of the connection;
 #  - interop with AF_SMC sockets and plain TCP, both directions;
@@ -32,7 +33,11 @@ smc_lib_require_mod local ours
 trap 'smc_lib_mod peer ensure ours >/dev/null 2>&1' EXIT
 smc_lib_require_mod peer ours
 
-fb="TCP $SMC_LIB_PEERNOSMC"
+# SMC<->SMC: the client declines, the server falls back on that (lib.sh)
+cl=$(smc_lib_expect smc client)
+sv=$(smc_lib_expect smc server)
+# against plain TCP: no SMC option from the peer, no CLC
+fb_tcp="TCP $SMC_LIB_PEERNOSMC"
 la=$(smc_lib_ip local)
 pa=$(smc_lib_ip peer)
 la6=$(smc_lib_ip local 6)
@@ -245,13 +250,13 @@ smc_lib_run "module aliases" check_aliases
 smc_lib_run "smc_run gets IPPROTO_SMC sockets" preload
 
 # the diag family and addresses on data runs, the mode on every case
-expect "$fb" "$fb" "2 $la $pa" "2 $pa $la"
+expect "$cl" "$sv" "2 $la $pa" "2 $pa $la"
 smc_lib_run "data 1 MiB both inet-client-A inet-server-B" \
 	run_data peer inet inet
-expect "$fb" "$fb" "10 $la6 $pa6" "10 $pa6 $la6"
+expect "$cl" "$sv" "10 $la6 $pa6" "10 $pa6 $la6"
 smc_lib_run "data 1 MiB both inet6-client-A inet6-server-B" \
 	run_data peer inet inet 6
-expect "$fb" "$fb" "" ""
+expect "$cl" "$sv" "" ""
 for c in "${cases[@]}"; do
 	smc_lib_run "$c inet A-client B-server" run_sock peer "$c" inet inet
 done
@@ -259,22 +264,22 @@ for c in "${cases6[@]}"; do
 	smc_lib_run "$c inet6 A-client B-server" \
 		run_sock peer "$c" inet inet 6
 done
-expect "$fb" "$fb" "2 $la $pa" "2 $pa $la"
+expect "$sv" "$cl" "2 $la $pa" "2 $pa $la"
 for c in "${reverse[@]}"; do
 	smc_lib_run "$c inet B-client A-server" run_sock local "$c" inet inet
 done
 
 # AF_SMC and IPPROTO_SMC sockets are the same protocol on the wire
-expect "$fb" "$fb" "2 $la $pa" "43 $pa $la"
+expect "$cl" "$sv" "2 $la $pa" "43 $pa $la"
 for c in "${interop[@]}"; do
 	smc_lib_run "$c inet-client-A smc-server-B" run_sock peer "$c" smc inet
 done
-expect "$fb" "$fb" "2 $la $pa" "43 $pa $la"
+expect "$sv" "$cl" "2 $la $pa" "43 $pa $la"
 for c in "${interop[@]}"; do
 	smc_lib_run "$c smc-client-B inet-server-A" run_sock local "$c" inet smc
 done
 # against plain TCP the peer has no SMC socket at all
-expect "$fb" none "2 $la $pa" ""
+expect "$fb_tcp" none "2 $la $pa" ""
 for c in "${interop[@]}"; do
 	smc_lib_run "$c inet-client-A tcp-server-B" run_sock peer "$c" tcp inet
 	smc_lib_run "$c tcp-client-B inet-server-A" run_sock local "$c" inet tcp
@@ -283,10 +288,10 @@ smc_lib_run "data 1 MiB both inet-client-A tcp-server-B" \
 	run_data peer tcp inet
 smc_lib_run "data 1 MiB both tcp-client-B inet-server-A" \
 	run_data local inet tcp
-expect "$fb" "$fb" "2 $la $pa" "43 $pa $la"
+expect "$cl" "$sv" "2 $la $pa" "43 $pa $la"
 smc_lib_run "data 1 MiB both inet-client-A smc-server-B" \
 	run_data peer smc inet
-expect "$fb" "$fb" "2 $la $pa" "2 $pa $la"
+expect "$sv" "$cl" "2 $la $pa" "2 $pa $la"
 smc_lib_run "data 1 MiB both inet-client-B inet-server-A" \
 	run_data local inet inet
 
@@ -295,14 +300,14 @@ if smc_lib_peer "modinfo -F filename smc" >/dev/null 2>&1; then
 	smc_lib_run "peer: IPPROTO_SMC socket autoloads the distro smc" \
 		peer_autoload
 	# and it allocates an accepted socket as AF_SMC, not AF_INET
-	expect "$fb" "$fb" "2 $la $pa" "43 0.0.0.0 0.0.0.0"
+	expect "$cl" "$sv" "2 $la $pa" "43 0.0.0.0 0.0.0.0"
 	for c in "${distro[@]}"; do
 		smc_lib_run "$c inet ours-client-A distro-server-B" \
 			run_sock peer "$c" inet inet
 	done
 	smc_lib_run "data 1 MiB both inet ours-client-A distro-server-B" \
 		run_data peer inet inet
-	expect "$fb" "$fb" "2 $la $pa" "2 0.0.0.0 0.0.0.0"
+	expect "$sv" "$cl" "2 $la $pa" "2 0.0.0.0 0.0.0.0"
 	for c in "${distro[@]}"; do
 		smc_lib_run "$c inet distro-client-B ours-server-A" \
 			run_sock local "$c" inet inet

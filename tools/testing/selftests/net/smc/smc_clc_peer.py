@@ -20,9 +20,13 @@ usage: smc_clc_peer.py SMCSS SMCR CASE
        smc_clc_peer.py client CASE HOST PORT   (against such a listener)
 
 With a listener on another host (serve), DIR/ready appears once it
-listens; the client run prints what it saw, and a file DIR/stop makes
-the listener write DIR/result: the accepted socket's mode as smcss shows
-it, or "none" if no connection reached accept().
+listens.  The client checks what comes back (for "reset" an EOF counts
+too, as upstream closes when it has read the whole bad message) and
+prints the expectation for the server; a file DIR/stop makes the
+listener write DIR/result: the accepted socket as smcss shows it, or
+"none" if no connection reached accept().  The remote cases are played
+against the distro smc.ko: RoCE ports and a common UEID make it answer
+v2-common-ueid with an Accept, and v1 prefixes are those of the link.
 """
 import os
 import select
@@ -88,6 +92,12 @@ CASES = {
     'v1-same-subnet': (prop_v1('127.0.0.0', 8), ['decline', 0x03030000, 1]),
 }
 
+# against a distro smc.ko on another host (see the usage)
+REMOTE = dict(CASES)
+REMOTE['v1-same-subnet'] = (prop_v1('10.9.1.0', 24),
+                            ['decline', 0x03030000, 1])
+REMOTE['v2-common-ueid'] = (prop_v2([UEID]), ['accept'])
+
 
 def run(cmd):
     return subprocess.run(cmd, check=True, capture_output=True,
@@ -114,6 +124,10 @@ def fail(msg):
 
 
 def serve(smcss, port, d):
+    """listen, print READY, then serve in the background until told"""
+    ctl, res = os.path.join(d, 'ctl'), os.path.join(d, 'res')
+    os.mkfifo(ctl)
+    os.mkfifo(res)
     lsn = socket.socket()
     lsn.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     lsn.bind(('0.0.0.0', int(port)))
@@ -121,39 +135,88 @@ def serve(smcss, port, d):
     # an upstream listener may poll readable and then have nothing to
     # accept (a child that failed its handshake)
     lsn.setblocking(False)
-    open(os.path.join(d, 'ready'), 'w').close()
+    if os.fork():
+        print('READY', flush=True)
+        return
+    os.setsid()
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    # read-write, so that the FIFO never reports EOF while we wait
+    cfd = os.open(ctl, os.O_RDWR)
     conns = []
-    # serve until told to stop; the poll interval only bounds latency
-    while not os.path.exists(os.path.join(d, 'stop')):
-        r, _, _ = select.select([lsn], [], [], 0.1)
-        if r:
-            try:
-                conns.append(lsn.accept())
-            except BlockingIOError:
-                pass
-    res = 'none'
+    while True:
+        r, _, _ = select.select([lsn, cfd], [], [])
+        if cfd in r:
+            break
+        try:
+            conns.append(lsn.accept())
+        except BlockingIOError:
+            pass
+    out = 'none'
     if conns:
         srv, addr = conns[0]
         st = sock_mode(smcss, int(port), addr[1])
-        res = json.dumps(st) if st else 'unknown'
-    with open(os.path.join(d, 'result'), 'w') as f:
-        f.write(res + '\n')
+        out = f'{st["fallback_reason"]} {st["peer_diagnosis"]}' if st \
+            else 'unknown'
+    with open(res, 'w') as f:
+        f.write(out + '\n')
+    os._exit(0)
+
+
+def expect_decline(data, reason, version):
+    size = 44 if version == 2 else 28
+    exp = hdr(4, size, version << 4) + bytes(8) + struct.pack('!I', reason)
+    exp += bytes([0x20 if version == 2 else 0]) + bytes(size - 25) + EYE
+    # bytes 8..15 are the server's system id, zero or from a RoCE MAC
+    if len(data) != size or data[:8] + data[16:] != exp[:8] + exp[16:]:
+        fail(f'expected the Decline {exp.hex()}, any system id')
+
+
+def expect_accept(cli):
+    """an SMC-Rv2 first-contact Accept, as an upstream server sends it"""
+    data = cli.recv(8, socket.MSG_WAITALL)
+    length = struct.unpack('!H', data[5:7])[0] if len(data) == 8 else 0
+    if length >= 108:
+        data += cli.recv(length - 8, socket.MSG_WAITALL)
+    print(f'received {len(data)} bytes: {data.hex()}')
+    if len(data) != length or data[:5] != EYE + b'\x02' or \
+            data[7] != 0x28 or data[-4:] != EYE:
+        fail('expected a v2 first-contact SMC-R Accept')
+    if data[105] >> 4 != 2:
+        fail('the first-contact extension does not say Linux')
 
 
 def client(case, host, port):
-    msg, want = CASES[case]
+    msg, want = REMOTE[case]
     with open('/sys/kernel/debug/smc/inject_clc', 'wb', buffering=0) as f:
         f.write(msg)
     cli = socket.socket()
     cli.settimeout(TIMEOUT)
     try:
         cli.connect((host, int(port)))
-        data = cli.recv(100, socket.MSG_WAITALL)
-        print('received', data.hex() if data else 'EOF')
+        if want[0] == 'reset':
+            data = cli.recv(100)
+            if data:
+                fail(f'expected the end of the connection, got {data!r}')
+            print('the server closed the connection')
+        elif want[0] == 'decline':
+            data = cli.recv(44 if want[2] == 2 else 28, socket.MSG_WAITALL)
+            print(f'received {len(data)} bytes: {data.hex()}')
+            expect_decline(data, want[1], want[2])
+        elif want[0] == 'accept':
+            expect_accept(cli)
     except ConnectionResetError:
-        print('received RESET')
-    except socket.timeout:
-        print('received TIMEOUT')
+        if want[0] != 'reset':
+            fail('the server reset the connection')
+        print('the server reset the connection')
+    # what the server must show: "none", or "reason diagnosis"
+    if want[0] in ('reset', 'accept'):
+        print('server: none')
+    elif want[0] == 'peerdecl':
+        print(f'server: {PEERDECL} {want[1]}')
+    else:
+        print(f'server: {want[1]} 0')
 
 
 def main():
@@ -223,14 +286,9 @@ def main():
         return
 
     reason, version = want[1], want[2]
-    size = 44 if version == 2 else 28
-    data = cli.recv(size, socket.MSG_WAITALL)
+    data = cli.recv(44 if version == 2 else 28, socket.MSG_WAITALL)
     print(f'client received {len(data)} bytes: {data.hex()}')
-    exp = hdr(4, size, version << 4) + bytes(8) + struct.pack('!I', reason)
-    exp += bytes([0x20 if version == 2 else 0]) + bytes(size - 25) + EYE
-    # bytes 8..15 are the server's system id, zero or from a RoCE MAC
-    if len(data) != size or data[:8] + data[16:] != exp[:8] + exp[16:]:
-        fail(f'expected the Decline {exp.hex()}, any system id')
+    expect_decline(data, reason, version)
     if (s['mode'], s['fallback_reason']) != ('TCP', reason):
         fail(f'the server fell back with {s["fallback_reason"]:#x}')
 
