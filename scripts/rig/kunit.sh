@@ -8,7 +8,8 @@
 # Loads our smc.ko and then smc_kunit.ko from $SMC_LIB_OURS (KUnit runs
 # the suites while the module loads), prints each smc_* suite's results
 # from /sys/kernel/debug/kunit/<suite>/results as one KTAP document and
-# fails if a case failed, a suite did not finish, or none ran.
+# fails if a case failed, a suite did not finish, none ran, or kmemleak
+# finds unreferenced objects afterwards.
 set -uo pipefail
 
 ours=${SMC_LIB_OURS:-net/smc}
@@ -19,6 +20,31 @@ fail() { echo "Bail out! $*"; exit 1; }
 [ -d "$kunit" ] || fail "no $kunit: not a KUnit kernel with KUNIT_DEBUGFS"
 [ -f "$ours/smc_kunit.ko" ] || fail "no $ours/smc_kunit.ko (make module-debug)"
 lsmod | grep -q '^smc ' && { rmmod smc_diag 2>/dev/null; rmmod smc || exit 1; }
+
+# The smc_wr suite runs on the Soft-RoCE device rxe1 with a RoCEv2 GID
+# on an IPv4 address.  guest-init.sh makes it on net1 of a two-host rig;
+# a one-host rig has no NICs, so give rxe1 a veth end of its own.
+if [ ! -e /sys/class/infiniband/rxe1 ]; then
+	ip link add net1 type veth peer name net1p || fail "no veth for rxe1"
+	ip addr add 10.9.1.1/24 dev net1
+	ip link set net1p up
+	ip link set net1 up
+	rdma link add rxe1 type rxe netdev net1 || fail "rdma link add rxe1"
+fi
+# the GID table fills in asynchronously after the device appears
+gids=/sys/class/infiniband/rxe1/ports/1/gids
+for _ in $(seq 100); do
+	grep -qs '^0000:0000:0000:0000:0000:ffff:' "$gids"/* && break
+	sleep 0.1
+done
+grep -qs '^0000:0000:0000:0000:0000:ffff:' "$gids"/* ||
+	fail "rxe1 has no IPv4 RoCEv2 GID"
+# kmemleak: forget what boot left, so that a leak found later is ours
+kmemleak=/sys/kernel/debug/kmemleak
+if [ -w "$kmemleak" ]; then
+	echo scan >"$kmemleak"
+	echo clear >"$kmemleak"
+fi
 insmod "$ours/smc.ko" || fail "insmod $ours/smc.ko"
 insmod "$ours/smc_kunit.ko" || fail "insmod $ours/smc_kunit.ko"
 
@@ -46,5 +72,22 @@ for s in "${suites[@]}"; do
 	fi
 done
 rmmod smc_kunit && rmmod smc || failed=$((failed + 1))
+if [ -w "$kmemleak" ]; then
+	# kmemleak reports objects only once they are 5 s old, and the RDMA
+	# core frees QP memory that still points at our buffers late: the
+	# first scan may find nothing yet, so wait out the age twice
+	leaks=
+	for _ in 1 2; do
+		sleep 6
+		echo scan >"$kmemleak"
+		leaks=$(cat "$kmemleak")
+		[ -n "$leaks" ] && break
+	done
+	if [ -n "$leaks" ]; then
+		echo "# kmemleak: unreferenced objects after the suites:"
+		awk '{ print "# " $0 }' <<<"$leaks"
+		failed=$((failed + 1))
+	fi
+fi
 echo "# kunit: $((n - failed)) suites passed, $failed failed"
 [ "$failed" = 0 ]
