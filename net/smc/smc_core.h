@@ -37,6 +37,7 @@
 #include "smc_cdc_wire.h"
 #include "smc_cursor.h"
 #include "smc_ib.h"
+#include "smc_llc_wire.h"
 #include "smc_wr.h"
 
 #define SMC_LINKS_PER_LGR_MAX	3	/* link slots; 2 are negotiated */
@@ -94,6 +95,11 @@ struct smc_connection;
  * @llc_wait: waiters for an LLC response on this link
  * @llc_resp: the last LLC response received (44 bytes, v1 size)
  * @llc_resp_type: its type, 0 while none is pending
+ * @llc_want: the LLC message a waiter expects: type, | 0x80 for a
+ *	response; 0 for none (guarded by lgr->llc_rx_lock)
+ * @last_rx: jiffies of the last message received (TEST_LINK keepalive)
+ * @testlink_work: the TEST_LINK keepalive of this link
+ * @testlink_sent: jiffies a keepalive TEST_LINK went out, 0 for none
  */
 struct smc_lgr_link {
 	struct smc_link		wr;
@@ -114,6 +120,10 @@ struct smc_lgr_link {
 	wait_queue_head_t	llc_wait;
 	u8			llc_resp[SMC_WR_TX_SIZE];
 	u8			llc_resp_type;
+	u8			llc_want;
+	unsigned long		last_rx;
+	struct delayed_work	testlink_work;
+	unsigned long		testlink_sent;
 };
 
 /**
@@ -189,6 +199,14 @@ struct smc_rtoken {
  * @terminate_work: takes down a failed group in process context
  * @terminating: no new connections; being taken down
  * @sync_err: the peer declined with out-of-sync for this group
+ * @free_delay: idle time before @free_work frees the group
+ * @torn_down: its teardown has begun: off the list, no new connections
+ * @gone: its teardown has ended: the links are destroyed
+ * @term_reason: DELETE_LINK reason sent when terminating
+ * @llc_order: byte order the peer uses for LLC v2 16-bit fields
+ * @llc_rx_cnt: LLC messages waiting in @llc_rx_list
+ * @llc_unknown: LLC messages of unknown type, dropped
+ * @llc_dropped: LLC messages dropped for lack of memory or queue space
  */
 struct smc_link_group {
 	struct list_head	list;
@@ -226,6 +244,14 @@ struct smc_link_group {
 	struct work_struct	terminate_work;
 	bool			terminating;
 	bool			sync_err;
+	unsigned long		free_delay;
+	bool			torn_down;
+	bool			gone;
+	u32			term_reason;
+	enum smc_llc_order	llc_order;
+	unsigned int		llc_rx_cnt;
+	atomic_t		llc_unknown;
+	atomic_t		llc_dropped;
 };
 
 /**
