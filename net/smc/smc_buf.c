@@ -144,6 +144,12 @@ struct smc_buf_desc *smc_buf_get(struct smc_link_group *lgr, bool is_rmb,
 		if (desc) {
 			set_bit(SMC_BUF_USED, &desc->used);
 			list_add(&desc->list, &lists[comp]);
+			if (is_rmb)
+				WRITE_ONCE(lgr->alloc_rmbs,
+					   lgr->alloc_rmbs + desc->len);
+			else
+				WRITE_ONCE(lgr->alloc_sndbufs,
+					   lgr->alloc_sndbufs + desc->len);
 			goto out;
 		}
 	} while (smc_bufsize_step_down(&comp));

@@ -207,6 +207,8 @@ struct smc_rtoken {
  * @llc_rx_cnt: LLC messages waiting in @llc_rx_list
  * @llc_unknown: LLC messages of unknown type, dropped
  * @llc_dropped: LLC messages dropped for lack of memory or queue space
+ * @alloc_sndbufs: bytes of send buffers allocated (under @bufs_lock)
+ * @alloc_rmbs: bytes of RMBs allocated (under @bufs_lock)
  */
 struct smc_link_group {
 	struct list_head	list;
@@ -252,6 +254,8 @@ struct smc_link_group {
 	unsigned int		llc_rx_cnt;
 	atomic_t		llc_unknown;
 	atomic_t		llc_dropped;
+	unsigned long		alloc_sndbufs;
+	unsigned long		alloc_rmbs;
 };
 
 /**

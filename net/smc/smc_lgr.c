@@ -552,6 +552,7 @@ EXPORT_SYMBOL_IF_KUNIT(smc_conn_unregister);
 static void smc_lgr_link_clear(struct smc_lgr_link *lnk)
 {
 	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_ib_device *dev;
 
 	lockdep_assert_held(&lgr->llc_flow_lock);
 	if (lnk->state == SMC_LNK_UNUSED)
@@ -562,12 +563,14 @@ static void smc_lgr_link_clear(struct smc_lgr_link *lnk)
 	cancel_delayed_work_sync(&lnk->testlink_work);
 	smc_buf_unreg_link(lnk);
 	smc_wr_link_destroy(&lnk->wr);
-	atomic_dec(&lnk->smcibdev->ports[lnk->ibport - 1].lnk_cnt);
-	smc_ib_put(lnk->smcibdev);
-	lnk->smcibdev = NULL;
+	/* netlink dumps read the device under lgr->lock while not UNUSED */
 	spin_lock_bh(&lgr->lock);
 	lnk->state = SMC_LNK_UNUSED;
+	dev = lnk->smcibdev;
+	lnk->smcibdev = NULL;
 	spin_unlock_bh(&lgr->lock);
+	atomic_dec(&dev->ports[lnk->ibport - 1].lnk_cnt);
+	smc_ib_put(dev);
 }
 
 /* claim the teardown of @lgr: true for the one caller that does it */
@@ -720,6 +723,46 @@ bool smc_lgr_wait_gone(struct smc_link_group *lgr, long timeout)
 				  timeout) > 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_lgr_wait_gone);
+
+/**
+ * smc_lgr_dump() - hand the link groups of a namespace to a callback
+ * @net: the namespace
+ * @pos: in: how many groups to skip; out: the first one not handed over
+ * @fill: called under the list lock and lgr->lock, must not sleep;
+ *	nonzero stops the walk before that group
+ * @arg: for @fill
+ *
+ * For netlink dumps, which continue where the last message ended.
+ * Links of a handed-over group that are not UNUSED keep their device.
+ *
+ * Context: process context.
+ */
+void smc_lgr_dump(struct net *net, long *pos,
+		  int (*fill)(struct smc_link_group *lgr, void *arg),
+		  void *arg)
+{
+	struct smc_lgr_net *ln = smc_lgr_net(net);
+	struct smc_link_group *lgr;
+	long n = 0;
+	int rc;
+
+	spin_lock_bh(&ln->lock);
+	list_for_each_entry(lgr, &ln->list, list) {
+		if (n < *pos) {
+			n++;
+			continue;
+		}
+		spin_lock(&lgr->lock);
+		rc = fill(lgr, arg);
+		spin_unlock(&lgr->lock);
+		if (rc)
+			break;
+		n++;
+	}
+	spin_unlock_bh(&ln->lock);
+	*pos = n;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_dump);
 
 /* --- namespaces and module ------------------------------------------------ */
 

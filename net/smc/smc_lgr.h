@@ -57,6 +57,9 @@ void smc_lgr_terminate(struct smc_link_group *lgr, u32 reason);
 void smc_lgr_terminate_async(struct smc_link_group *lgr, u32 reason);
 void smc_lgr_link_down(struct smc_lgr_link *lnk);
 int smc_lgr_count(struct net *net);
+void smc_lgr_dump(struct net *net, long *pos,
+		  int (*fill)(struct smc_link_group *lgr, void *arg),
+		  void *arg);
 bool smc_lgr_wait_gone(struct smc_link_group *lgr, long timeout);
 struct smc_connection *smc_conn_find(struct smc_link_group *lgr, u32 token);
 

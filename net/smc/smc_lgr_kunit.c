@@ -67,6 +67,18 @@ static int lgrt_find_gid(struct ib_device *dev, u8 *gid)
 	return -ENODEV;
 }
 
+/* smc_lgr_dump() callback: count the groups, stop after *max */
+static int lgrt_count(struct smc_link_group *lgr, void *arg)
+{
+	int *left = arg;
+
+	lockdep_assert_held(&lgr->lock);
+	if (!*left)
+		return -EMSGSIZE;
+	(*left)--;
+	return 0;
+}
+
 static void lgrt_clnt_confirm(struct work_struct *work)
 {
 	struct lgrt_ctx *c = container_of(work, struct lgrt_ctx, clnt_work);
@@ -172,6 +184,8 @@ static void smc_lgr_confirm(struct kunit *test)
 	struct smc_lgr_match m = {};
 	struct smc_link_group *lgr;
 	struct smc_lgr_link *sl, *cl, *lnk = NULL;
+	long pos;
+	int left;
 
 	lgrt_pair_up(test, SMC_CLC_V1);
 	sl = &c->serv->lnk[0];
@@ -181,6 +195,22 @@ static void smc_lgr_confirm(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->serv->llc_unknown), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->clnt->llc_unknown), 0);
 	KUNIT_EXPECT_GE(test, atomic_read(&c->sel.dev->crit_cnt), 2);
+	KUNIT_EXPECT_GE(test, atomic_read(&c->sel.dev->ports[0].lnk_cnt), 2);
+
+	/* the netlink walk: all groups, and a continuation after one */
+	left = 10;
+	pos = 0;
+	smc_lgr_dump(&init_net, &pos, lgrt_count, &left);
+	KUNIT_EXPECT_EQ(test, pos, 2);
+	KUNIT_EXPECT_EQ(test, left, 8);
+	left = 1;
+	pos = 0;
+	smc_lgr_dump(&init_net, &pos, lgrt_count, &left);
+	KUNIT_EXPECT_EQ(test, pos, 1);
+	left = 10;
+	smc_lgr_dump(&init_net, &pos, lgrt_count, &left);
+	KUNIT_EXPECT_EQ(test, pos, 2);
+	KUNIT_EXPECT_EQ(test, left, 9);
 
 	/* the server reuses its group for the same peer */
 	m.role = SMC_SERV;
