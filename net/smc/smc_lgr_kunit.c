@@ -398,12 +398,70 @@ static void smc_lgr_idle_free(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smc_lgr_count(&init_net), 0);
 }
 
+/* an LLC message as a peer might send it, past our own flows */
+static int lgrt_send_raw(struct smc_lgr_link *lnk,
+			 const struct smc_llc_msg_info *m)
+{
+	struct smc_wr_tx_slot *slot;
+	int rc, len;
+
+	rc = smc_wr_send_slot_get(&lnk->wr, &slot, SMC_WR_SEND_WAIT);
+	if (rc)
+		return rc;
+	len = smc_llc_encode(smc_wr_slot_buf(slot), SMC_WR_TX_SIZE, m,
+			     SMC_LLC_ORDER_LE);
+	if (len < 0) {
+		smc_wr_send_slot_put(&lnk->wr, slot);
+		return len;
+	}
+	return smc_wr_send(&lnk->wr, slot, NULL, NULL);
+}
+
+/*
+ * Peer behaviour: a type with no handler here is counted and dropped;
+ * the client rejects the server's ADD_LINK; that rejection, reaching a
+ * server that asked for nothing, ends its group as a protocol violation
+ * and the client's with it.  The LLC work handles messages in order, so
+ * a TEST_LINK answered after a message means the message was handled.
+ */
+static void smc_lgr_llc_peer(struct kunit *test)
+{
+	struct lgrt_ctx *c = test->priv;
+	struct smc_llc_msg_info m = {};
+	struct smc_lgr_link *sl;
+
+	lgrt_pair_up(test, SMC_CLC_V1);
+	sl = &c->serv->lnk[0];
+	m.type = SMC_LLC_CONFIRM_RKEY_CONT;
+	m.version = SMC_LLC_V1;
+	KUNIT_ASSERT_EQ(test, lgrt_send_raw(sl, &m), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_test_link(sl), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->clnt->llc_unknown), 1);
+	KUNIT_EXPECT_FALSE(test, c->clnt->terminating);
+
+	memset(&m, 0, sizeof(m));
+	m.type = SMC_LLC_ADD_LINK;
+	m.version = SMC_LLC_V1;
+	memcpy(m.add_link.gid, sl->wr.gid.raw, SMC_LLC_GID_SIZE);
+	ether_addr_copy(m.add_link.mac, sl->wr.mac);
+	m.add_link.link_num = sl->link_id + 1;
+	m.add_link.qp_mtu = IB_MTU_1024;
+	KUNIT_ASSERT_EQ(test, lgrt_send_raw(sl, &m), 0);
+	KUNIT_ASSERT_TRUE(test, smc_lgr_wait_gone(c->serv, LGRT_WAIT));
+	KUNIT_EXPECT_EQ(test, c->serv->term_reason, SMC_LLC_DEL_PROT_VIOL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->serv->llc_unknown), 1);
+	/* the DELETE_LINK ALL of the server ends the client's group */
+	KUNIT_ASSERT_TRUE(test, smc_lgr_wait_gone(c->clnt, LGRT_WAIT));
+	KUNIT_EXPECT_EQ(test, smc_lgr_count(&init_net), 0);
+}
+
 static struct kunit_case smc_lgr_cases[] = {
 	KUNIT_CASE(smc_lgr_confirm),
 	KUNIT_CASE(smc_lgr_rkey),
 	KUNIT_CASE(smc_lgr_conns),
 	KUNIT_CASE(smc_lgr_terminate_up),
 	KUNIT_CASE(smc_lgr_idle_free),
+	KUNIT_CASE(smc_lgr_llc_peer),
 	{}
 };
 
