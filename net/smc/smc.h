@@ -236,6 +236,7 @@ int smc_sysctl_register(void);
 void smc_sysctl_unregister(void);
 bool smc_sysctl_limit_hs(struct net *net);
 void smc_sysctl_set_limit_hs(struct net *net, bool on);
+int smc_sysctl_testlink_time(struct net *net);
 
 /* smc_pnet.c */
 int smc_pnet_init(void);

@@ -32,6 +32,12 @@
 #include "smc.h"
 #include "smc_ib.h"
 
+#ifdef SMC_HAVE_KUNIT_VISIBILITY
+#include <kunit/visibility.h>
+#else	/* before 6.2 */
+#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
+#endif
+
 static DEFINE_MUTEX(smc_ib_mutex);	/* guards changes of smc_ib_devices */
 static LIST_HEAD(smc_ib_devices);
 
@@ -104,6 +110,7 @@ void smc_ib_put(struct smc_ib_device *dev)
 {
 	kref_put(&dev->ref, smc_ib_release);
 }
+EXPORT_SYMBOL_IF_KUNIT(smc_ib_put);
 
 /* the PNETIDs of @dev's ports from the table of init_net */
 static void smc_ib_pnet_refresh(struct smc_ib_device *dev)
@@ -566,6 +573,7 @@ int smc_ib_select_v2(struct net *net, struct net_device *egress,
 	smc_ib_match_egress(&m, egress);
 	return smc_ib_scan(&m, out);
 }
+EXPORT_SYMBOL_IF_KUNIT(smc_ib_find_by_gid);
 
 /**
  * smc_ib_select_v1() - choose a RoCE v1 device, port and GID

@@ -18,6 +18,7 @@
 
 #include "smc.h"
 #include "smc_ib.h"
+#include "smc_lgr.h"
 
 static const struct net_proto_family smc_family_ops = {
 	.family	= PF_SMC,
@@ -71,9 +72,12 @@ static int __init smc_init(void)
 	rc = smc_ib_init();
 	if (rc)
 		goto out_pnet;
-	rc = smc_netlink_init();
+	rc = smc_lgr_init();
 	if (rc)
 		goto out_ib;
+	rc = smc_netlink_init();
+	if (rc)
+		goto out_lgr;
 	/* last: IPPROTO_SMC sockets may be created from here on */
 	rc = smc_inet_init();
 	if (rc)
@@ -85,6 +89,8 @@ static int __init smc_init(void)
 
 out_netlink:
 	smc_netlink_exit();
+out_lgr:
+	smc_lgr_exit();
 out_ib:
 	smc_ib_exit();
 out_pnet:
@@ -113,6 +119,7 @@ static void __exit smc_exit(void)
 	/* no new sockets; module references keep us until the last is gone */
 	smc_inet_exit();
 	smc_netlink_exit();
+	smc_lgr_exit();
 	smc_ib_exit();
 	smc_pnet_exit();
 	smc_sysctl_unregister();

@@ -4,8 +4,9 @@
  *
  * Generic netlink family "SMC_GEN_NETLINK": system information, the user
  * defined EID (UEID) table, the system EID, the handshake limitation and
- * the statistics and the RoCE devices.  Link groups, links and ISM
- * devices are dumped as empty lists until the SMC-R core exists.
+ * the statistics, the RoCE devices and the SMC-R link groups and links
+ * (of the requester's namespace).  SMC-D link groups and ISM devices are
+ * dumped as empty lists: there is no SMC-D.
  *
  * The commands, permissions, validation and error codes are those of
  * the upstream module on a machine without ISM (anything but s390): no
@@ -26,6 +27,7 @@
 
 #include "smc.h"
 #include "smc_ib.h"
+#include "smc_lgr.h"
 
 #define SMC_NL_VERSION		2	/* SMC_NLA_SYS_VER: SMCv2 */
 #define SMC_NL_RELEASE		1	/* SMC_NLA_SYS_REL: v2.1 */
@@ -294,10 +296,220 @@ cancel:
 	return skb->len;
 }
 
-/* link groups, links and ISM devices: none before the SMC-R core exists */
+/* SMC-D link groups and ISM devices: none, there is no SMC-D */
 static int smc_nl_dump_none(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	return 0;
+}
+
+/* a GID as eight big-endian 16-bit groups, "xxxx:...:xxxx" */
+static int smc_nl_put_gid(struct sk_buff *skb, int type, const u8 *gid)
+{
+	char str[8 * 5];
+	int i, n = 0;
+
+	for (i = 0; i < SMC_GID_SIZE; i += 2)
+		n += scnprintf(str + n, sizeof(str) - n, "%s%02x%02x",
+			       i ? ":" : "", gid[i], gid[i + 1]);
+	return nla_put_string(skb, type, str);
+}
+
+/* a fixed-size, possibly unterminated field as a string attribute */
+static int smc_nl_put_field(struct sk_buff *skb, int type, const u8 *f,
+			    size_t len)
+{
+	char str[SMC_MAX_HOSTNAME_LEN + 1];
+
+	len = min(len, sizeof(str) - 1);
+	memcpy(str, f, len);
+	str[len] = '\0';
+	return nla_put_string(skb, type, str);
+}
+
+static int smc_nl_put_lgr_v2(struct sk_buff *skb,
+			     const struct smc_link_group *lgr)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, SMC_NLA_LGR_R_V2_COMMON);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u8(skb, SMC_NLA_LGR_V2_VER, lgr->smc_version) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_REL, lgr->release) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_OS, lgr->peer_os) ||
+	    smc_nl_put_field(skb, SMC_NLA_LGR_V2_PEER_HOST,
+			     lgr->peer_hostname, sizeof(lgr->peer_hostname)) ||
+	    smc_nl_put_field(skb, SMC_NLA_LGR_V2_NEG_EID,
+			     lgr->negotiated_eid, sizeof(lgr->negotiated_eid)))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	nest = nla_nest_start(skb, SMC_NLA_LGR_R_V2);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u8(skb, SMC_NLA_LGR_R_V2_DIRECT, lgr->v2_direct) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_CONNS, lgr->max_conns) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_LINKS, lgr->max_links))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+/* the PNETID the group runs on: that of its first link's port */
+static void smc_nl_lgr_pnetid(const struct smc_link_group *lgr, char *pnetid)
+{
+	struct smc_ib_port_info info;
+	int i;
+
+	pnetid[0] = '\0';
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
+		const struct smc_lgr_link *lnk = &lgr->lnk[i];
+
+		if (lnk->state == SMC_LNK_UNUSED || !lnk->smcibdev)
+			continue;
+		smc_ib_port_info(lnk->smcibdev, lnk->ibport, &info);
+		strscpy(pnetid, info.pnetid, SMC_IB_PNETID_LEN + 1);
+		return;
+	}
+}
+
+static int smc_nl_put_lgr(struct sk_buff *skb,
+			  const struct smc_link_group *lgr)
+{
+	char pnetid[SMC_IB_PNETID_LEN + 1];
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, SMC_GEN_LGR_SMCR);
+	if (!nest)
+		return -EMSGSIZE;
+	smc_nl_lgr_pnetid(lgr, pnetid);
+	if (nla_put_u32(skb, SMC_NLA_LGR_R_ID, lgr->id) ||
+	    nla_put_u32(skb, SMC_NLA_LGR_R_CONNS_NUM, lgr->conns_num) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_ROLE, lgr->role) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_TYPE, lgr->type) ||
+	    /* physically contiguous buffers only (smcr_buf_type 0) */
+	    nla_put_u8(skb, SMC_NLA_LGR_R_BUF_TYPE, 0) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_VLAN_ID, lgr->vlan_id) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_NET_COOKIE,
+			      lgr->net->net_cookie, SMC_NLA_LGR_R_PAD) ||
+	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, pnetid) ||
+	    nla_put_uint(skb, SMC_NLA_LGR_R_SNDBUF_ALLOC,
+			 READ_ONCE(lgr->alloc_sndbufs)) ||
+	    nla_put_uint(skb, SMC_NLA_LGR_R_RMB_ALLOC,
+			 READ_ONCE(lgr->alloc_rmbs)))
+		goto cancel;
+	if (lgr->smc_version != SMC_CLC_V1 && smc_nl_put_lgr_v2(skb, lgr))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static int smc_nl_put_link(struct sk_buff *skb, struct netlink_callback *cb,
+			   const struct smc_lgr_link *lnk)
+{
+	struct smc_ib_port_info info;
+	struct nlattr *nest;
+	void *hdr;
+
+	smc_ib_port_info(lnk->smcibdev, lnk->ibport, &info);
+	hdr = smc_nl_put_hdr(skb, cb, SMC_NETLINK_GET_LINK_SMCR);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, SMC_GEN_LINK_SMCR);
+	if (!nest)
+		goto cancel;
+	if (nla_put_u8(skb, SMC_NLA_LINK_ID, lnk->link_id) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_STATE, lnk->state) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_CONN_CNT,
+			atomic_read(&lnk->conn_cnt)) ||
+	    nla_put_u8(skb, SMC_NLA_LINK_IB_PORT, lnk->ibport) ||
+	    /* an ifindex, whatever the uapi comment says */
+	    nla_put_u32(skb, SMC_NLA_LINK_NET_DEV, info.ifindex) ||
+	    nla_put_string(skb, SMC_NLA_LINK_IB_DEV,
+			   dev_name(&lnk->smcibdev->ibdev->dev)) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_UID, lnk->link_uid) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_PEER_UID, lnk->peer_link_uid) ||
+	    smc_nl_put_gid(skb, SMC_NLA_LINK_GID, lnk->wr.gid.raw) ||
+	    smc_nl_put_gid(skb, SMC_NLA_LINK_PEER_GID, lnk->peer_gid))
+		goto cancel_nest;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel_nest:
+	nla_nest_cancel(skb, nest);
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+struct smc_nl_lgr_arg {
+	struct sk_buff		*skb;
+	struct netlink_callback	*cb;
+	bool			links;
+};
+
+/* a group's message and, for GET_LINK_SMCR, its links' messages: all or none */
+static int smc_nl_fill_lgr(struct smc_link_group *lgr, void *p)
+{
+	struct smc_nl_lgr_arg *a = p;
+	struct sk_buff *skb = a->skb;
+	const unsigned char *mark = skb_tail_pointer(skb);
+	void *hdr;
+	int i;
+
+	hdr = smc_nl_put_hdr(skb, a->cb, SMC_NETLINK_GET_LGR_SMCR);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (smc_nl_put_lgr(skb, lgr)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	if (!a->links)
+		return 0;
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
+		const struct smc_lgr_link *lnk = &lgr->lnk[i];
+
+		/* links in use, as upstream lists them */
+		if (lnk->state == SMC_LNK_UNUSED ||
+		    lnk->state == SMC_LNK_INACTIVE || !lnk->smcibdev)
+			continue;
+		if (smc_nl_put_link(skb, a->cb, lnk)) {
+			nlmsg_trim(skb, mark);
+			return -EMSGSIZE;
+		}
+	}
+	return 0;
+}
+
+/* args[0]: position of the next link group in the namespace's list */
+static int smc_nl_dump_lgr(struct sk_buff *skb, struct netlink_callback *cb,
+			   bool links)
+{
+	struct smc_nl_lgr_arg a = { .skb = skb, .cb = cb, .links = links };
+
+	smc_lgr_dump(sock_net(skb->sk), &cb->args[0], smc_nl_fill_lgr, &a);
+	return skb->len;
+}
+
+static int smc_nl_get_lgr_smcr(struct sk_buff *skb,
+			       struct netlink_callback *cb)
+{
+	return smc_nl_dump_lgr(skb, cb, false);
+}
+
+static int smc_nl_get_link_smcr(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	return smc_nl_dump_lgr(skb, cb, true);
 }
 
 /* one port nest, numbered as upstream: SMC_NLA_DEV_PORT + index */
@@ -645,8 +857,8 @@ static const struct nla_policy smc_gen_policy[SMC_NLA_EID_TABLE_ENTRY + 1] = {
 
 static const struct genl_ops smc_gen_ops[] = {
 	{ .cmd = SMC_NETLINK_GET_SYS_INFO, .dumpit = smc_nl_get_sys_info },
-	{ .cmd = SMC_NETLINK_GET_LGR_SMCR, .dumpit = smc_nl_dump_none },
-	{ .cmd = SMC_NETLINK_GET_LINK_SMCR, .dumpit = smc_nl_dump_none },
+	{ .cmd = SMC_NETLINK_GET_LGR_SMCR, .dumpit = smc_nl_get_lgr_smcr },
+	{ .cmd = SMC_NETLINK_GET_LINK_SMCR, .dumpit = smc_nl_get_link_smcr },
 	{ .cmd = SMC_NETLINK_GET_LGR_SMCD, .dumpit = smc_nl_dump_none },
 	{ .cmd = SMC_NETLINK_GET_DEV_SMCD, .dumpit = smc_nl_dump_none },
 	{ .cmd = SMC_NETLINK_GET_DEV_SMCR, .dumpit = smc_nl_get_dev_smcr },

@@ -236,6 +236,20 @@ void smc_sysctl_set_limit_hs(struct net *net, bool on)
 }
 
 /**
+ * smc_sysctl_testlink_time() - the namespace's TEST_LINK interval
+ * @net: network namespace
+ *
+ * Context: any context.
+ * Return: net.smc.smcr_testlink_time in jiffies, 0 if disabled.
+ */
+int smc_sysctl_testlink_time(struct net *net)
+{
+	struct smc_sysctl_net *sn = net_generic(net, smc_sysctl_net_id);
+
+	return READ_ONCE(sn->smcr_testlink_time);
+}
+
+/**
  * smc_sysctl_init() - set up the per-namespace values, with defaults
  *
  * Must precede socket registration: sockets read limit_smc_hs.

@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
+ *
+ * The SMC-R core objects and the contract between their parts:
+ *
+ *   struct smc_link_group  peers of one system pair sharing up to
+ *                          SMC_LINKS_PER_LGR_MAX links (smc_lgr.c)
+ *   struct smc_lgr_link    one link: the QP-level struct smc_link of
+ *                          smc_wr.c embedded, plus link-group state
+ *                          (smc_lgr.c; LLC on it in smc_llc.c)
+ *   struct smc_buf_desc    a send buffer or RMB, reused within the link
+ *                          group, registered on each link (smc_buf.c)
+ *   struct smc_connection  one SMC-R connection of a socket: its buffers,
+ *                          the peer's RMBE, cursors (smc_cdc.c, smc_tx.c,
+ *                          smc_rx.c, smc_close.c)
+ *
+ * Lifetimes: a link group is referenced by each of its connections and
+ * by its links' users; it is freed by its free work once it has been
+ * idle for SMC_LGR_FREE_DELAY_* or when terminated.  A connection lives
+ * in its smc_sock and is registered in its link group from
+ * smc_conn_create() to smc_conn_free().
+ */
+#ifndef _NET_SMC_CORE_H
+#define _NET_SMC_CORE_H
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/rbtree.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "smc_cdc_wire.h"
+#include "smc_cursor.h"
+#include "smc_ib.h"
+#include "smc_llc_wire.h"
+#include "smc_wr.h"
+
+#define SMC_LINKS_PER_LGR_MAX	3	/* link slots; 2 are negotiated */
+#define SMC_CONN_PER_LGR_MAX	255
+#define SMC_RMBS_PER_LGR_MAX	255
+#define SMC_BUF_COMP_SLOTS	16	/* compressed sizes 0..15 */
+#define SMC_SYSTEMID_LEN	8
+#define SMC_GID_SIZE		16
+#define SMC_LGR_ID_SIZE		4
+#define SMC_LGR_FREE_DELAY_SERV	(600 * HZ)
+#define SMC_LGR_FREE_DELAY_CLNT	(SMC_LGR_FREE_DELAY_SERV + 10 * HZ)
+
+/* netlink/diag values (protocol reference 7.4) */
+enum smc_lgr_role {
+	SMC_CLNT	= 0,
+	SMC_SERV	= 1,
+};
+
+enum smc_link_state {
+	SMC_LNK_UNUSED		= 0,
+	SMC_LNK_INACTIVE	= 1,
+	SMC_LNK_ACTIVATING	= 2,
+	SMC_LNK_ACTIVE		= 3,
+};
+
+enum smc_lgr_type {
+	SMC_LGR_NONE		= 0,
+	SMC_LGR_SINGLE		= 1,
+	SMC_LGR_SYMMETRIC	= 2,
+	SMC_LGR_ASYMMETRIC_PEER	= 3,
+	SMC_LGR_ASYMMETRIC_LOCAL = 4,
+};
+
+struct smc_link_group;
+struct smc_connection;
+
+/**
+ * struct smc_lgr_link - one link of a link group
+ * @wr: QP, CQs, send slots and receive ring (smc_wr.c); first, so that
+ *	the smc_wr callbacks get here by container_of()
+ * @lgr: the link group
+ * @idx: index in lgr->lnk[]
+ * @link_id: link number on the wire, assigned by the server, nonzero
+ * @state: enum smc_link_state
+ * @smcibdev: the device, referenced while the link exists
+ * @ibport: its port
+ * @peer_qpn: the peer's QP number
+ * @peer_psn: the peer's initial PSN
+ * @peer_gid: the peer's GID
+ * @peer_mac: the peer's MAC (v1), or the next hop's (v2)
+ * @path_mtu: negotiated path MTU, enum ib_mtu
+ * @link_uid: our link user id (diagnostics: BE32 lgr id + link id)
+ * @peer_link_uid: the peer's
+ * @conn_cnt: connections using this link
+ * @llc_wait: waiters for an LLC response on this link
+ * @llc_resp: the last LLC response received (44 bytes, v1 size)
+ * @llc_resp_type: its type, 0 while none is pending
+ * @llc_want: the LLC message a waiter expects: type, | 0x80 for a
+ *	response; 0 for none (guarded by lgr->llc_rx_lock)
+ * @last_rx: jiffies of the last message received (TEST_LINK keepalive)
+ * @testlink_work: the TEST_LINK keepalive of this link
+ * @testlink_sent: jiffies a keepalive TEST_LINK went out, 0 for none
+ */
+struct smc_lgr_link {
+	struct smc_link		wr;
+	struct smc_link_group	*lgr;
+	u8			idx;
+	u8			link_id;
+	enum smc_link_state	state;
+	struct smc_ib_device	*smcibdev;
+	u8			ibport;
+	u32			peer_qpn;
+	u32			peer_psn;
+	u8			peer_gid[SMC_GID_SIZE];
+	u8			peer_mac[ETH_ALEN];
+	u8			path_mtu;
+	u32			link_uid;
+	u32			peer_link_uid;
+	atomic_t		conn_cnt;
+	wait_queue_head_t	llc_wait;
+	u8			llc_resp[SMC_WR_TX_SIZE];
+	u8			llc_resp_type;
+	u8			llc_want;
+	unsigned long		last_rx;
+	struct delayed_work	testlink_work;
+	unsigned long		testlink_sent;
+};
+
+/**
+ * struct smc_buf_desc - a send buffer or RMB
+ * @list: in the link group's free/used list of its size
+ * @cpu_addr: the memory, physically contiguous
+ * @len: its size, 16 KiB << @comp
+ * @comp: compressed size (CLC encoding)
+ * @used: owned by a connection (atomic test-and-set for reuse)
+ * @is_rmb: an RMB (registered for remote writes) or a send buffer
+ * @mr: RMB: its registration on each link, by link index
+ * @dma: send buffer: its DMA address on each link, by link index
+ * @regd: bit i set once registered/mapped on link i
+ * @confirmed: RMB: announced to the peer (first contact, CONFIRM_RKEY)
+ */
+struct smc_buf_desc {
+	struct list_head	list;
+	void			*cpu_addr;
+	unsigned int		len;
+	u8			comp;
+	unsigned long		used;
+	bool			is_rmb;
+	struct smc_wr_mr	mr[SMC_LINKS_PER_LGR_MAX];
+	u64			dma[SMC_LINKS_PER_LGR_MAX];
+	unsigned long		regd;
+	bool			confirmed;
+};
+
+/**
+ * struct smc_rtoken - where the peer's RMB is on one link
+ * @vaddr: the address it advertised
+ * @rkey: the rkey
+ */
+struct smc_rtoken {
+	u64	vaddr;
+	u32	rkey;
+};
+
+/**
+ * struct smc_link_group - a link group
+ * @list: in the namespace's list of link groups
+ * @net: its network namespace
+ * @ref: references: each connection, each user in a flow, the list
+ * @lock: guards @conns, @conns_num, @lnk[].state, @type, @terminating
+ * @id: the locally unique link group id
+ * @role: SMC_CLNT or SMC_SERV
+ * @type: enum smc_lgr_type
+ * @smc_version: SMC_CLC_V1 or SMC_CLC_V2 as negotiated in CLC
+ * @release: negotiated SMCv2 release (0 or 1)
+ * @peer_systemid: the peer's system id from CLC
+ * @peer_os: the peer's OS type (v2 first contact)
+ * @peer_hostname: the peer's host name (v2 first contact)
+ * @negotiated_eid: the EID both sides have (v2)
+ * @max_conns: negotiated, at most SMC_CONN_PER_LGR_MAX
+ * @max_links: negotiated, at most 2
+ * @v2_direct: v2 peer reachable without a gateway
+ * @vlan_id: VLAN of the TCP connections using the group
+ * @lnk: the links, by index
+ * @conns: the connections, by local alert token
+ * @conns_num: their number
+ * @bufs_lock: guards @rmbs, @sndbufs
+ * @rmbs: RMBs by compressed size
+ * @sndbufs: send buffers by compressed size
+ * @rtokens_lock: guards @rtokens and @rtokens_used
+ * @rtokens: the peer's RMBs, [rtoken index][link index]
+ * @rtokens_used: bitmap of the rtoken indexes in use
+ * @llc_flow_lock: one local LLC flow (ADD_LINK, DELETE_LINK, RKEY) at a
+ *	time, as the protocol requires
+ * @llc_rx_work: processes received LLC requests in process context
+ * @llc_rx_list: LLC requests waiting for @llc_rx_work
+ * @llc_rx_lock: guards @llc_rx_list
+ * @free_work: frees the group after it was idle long enough
+ * @terminate_work: takes down a failed group in process context
+ * @terminating: no new connections; being taken down
+ * @sync_err: the peer declined with out-of-sync for this group
+ * @free_delay: idle time before @free_work frees the group
+ * @torn_down: its teardown has begun: off the list, no new connections
+ * @gone: its teardown has ended: the links are destroyed
+ * @term_reason: DELETE_LINK reason sent when terminating
+ * @llc_order: byte order the peer uses for LLC v2 16-bit fields
+ * @llc_rx_cnt: LLC messages waiting in @llc_rx_list
+ * @llc_unknown: LLC messages of unknown type, dropped
+ * @llc_dropped: LLC messages dropped for lack of memory or queue space
+ * @alloc_sndbufs: bytes of send buffers allocated (under @bufs_lock)
+ * @alloc_rmbs: bytes of RMBs allocated (under @bufs_lock)
+ */
+struct smc_link_group {
+	struct list_head	list;
+	struct net		*net;
+	struct kref		ref;
+	spinlock_t		lock;	/* see kernel-doc */
+	u32			id;
+	enum smc_lgr_role	role;
+	enum smc_lgr_type	type;
+	u8			smc_version;
+	u8			release;
+	u8			peer_systemid[SMC_SYSTEMID_LEN];
+	u8			peer_os;
+	u8			peer_hostname[32];
+	u8			negotiated_eid[32];
+	u8			max_conns;
+	u8			max_links;
+	bool			v2_direct;
+	unsigned short		vlan_id;
+	struct smc_lgr_link	lnk[SMC_LINKS_PER_LGR_MAX];
+	struct rb_root		conns;
+	u32			conns_num;
+	struct mutex		bufs_lock;	/* see kernel-doc */
+	struct list_head	rmbs[SMC_BUF_COMP_SLOTS];
+	struct list_head	sndbufs[SMC_BUF_COMP_SLOTS];
+	spinlock_t		rtokens_lock;	/* see kernel-doc */
+	struct smc_rtoken	rtokens[SMC_RMBS_PER_LGR_MAX]
+				       [SMC_LINKS_PER_LGR_MAX];
+	DECLARE_BITMAP(rtokens_used, SMC_RMBS_PER_LGR_MAX);
+	struct mutex		llc_flow_lock;	/* see kernel-doc */
+	struct work_struct	llc_rx_work;
+	struct list_head	llc_rx_list;
+	spinlock_t		llc_rx_lock;	/* see kernel-doc */
+	struct delayed_work	free_work;
+	struct work_struct	terminate_work;
+	bool			terminating;
+	bool			sync_err;
+	unsigned long		free_delay;
+	bool			torn_down;
+	bool			gone;
+	u32			term_reason;
+	enum smc_llc_order	llc_order;
+	unsigned int		llc_rx_cnt;
+	atomic_t		llc_unknown;
+	atomic_t		llc_dropped;
+	unsigned long		alloc_sndbufs;
+	unsigned long		alloc_rmbs;
+};
+
+/**
+ * struct smc_host_cursors - one direction's view as sent in a CDC message
+ * @prod: producer cursor
+ * @cons: consumer cursor
+ * @prod_flags: SMC_CDC_PROD_* bits
+ * @conn_flags: SMC_CDC_CONN_* bits
+ * @seqno: sequence number
+ */
+struct smc_host_cursors {
+	union smc_cursor	prod;
+	union smc_cursor	cons;
+	u8			prod_flags;
+	u8			conn_flags;
+	u16			seqno;
+};
+
+/**
+ * struct smc_connection - SMC-R state of one connection
+ * @lgr: its link group, referenced
+ * @lnk: the link it sends on (the server chose it)
+ * @node: in lgr->conns
+ * @alert_token_local: our token, nonzero, unique in the group; the peer
+ *	puts it into the CDC messages it sends us
+ * @peer_token: the peer's token, which our CDC messages carry
+ * @peer_rmbe_idx: the peer's RMBE index (1-based) in its RMB
+ * @peer_rmbe_size: size of the peer's RMBE
+ * @rtoken_idx: index of the peer's RMB in lgr->rtokens
+ * @sndbuf_desc: our send buffer
+ * @rmb_desc: our RMB; our RMBE is all of it (index 1)
+ * @rmbe_update_limit: see smc_rmb_update_limit()
+ * @send_lock: serialises CDC sends and @local_tx_ctrl
+ * @local_tx_ctrl: what our last CDC message said (our prod into the
+ *	peer RMBE, our consumer cursor of our RMBE, flags)
+ * @local_rx_ctrl: what the peer's last CDC message said
+ * @rx_curs_confirmed: the consumer cursor we last sent the peer
+ * @tx_curs_prep: send buffer: end of the data the application wrote
+ * @tx_curs_sent: send buffer: end of the data RDMA-written
+ * @tx_curs_fin: send buffer: end of the data whose CDC completed
+ * @sndbuf_space: free bytes in the send buffer
+ * @peer_rmbe_space: free bytes in the peer's RMBE as we know it
+ * @bytes_to_rcv: bytes in our RMBE the application has not read
+ * @tx_cdc_seq: sequence number of our last CDC message
+ * @tx_cdc_seq_fin: sequence number of our last completed CDC message
+ * @cdc_pend: CDC sends posted and not completed (close waits for 0)
+ * @tx_work: sends what the send path left (corked, or no slot free)
+ * @urg_state: urgent data state of the receive side
+ * @urg_rx_byte: the received urgent byte
+ * @urg_curs: cursor of the byte after the urgent byte
+ * @killed: the connection was aborted by the link group's death
+ * @out_of_sync: a failover check found lost CDC messages
+ */
+struct smc_connection {
+	struct smc_link_group	*lgr;
+	struct smc_lgr_link	*lnk;
+	struct rb_node		node;
+	u32			alert_token_local;
+	u32			peer_token;
+	u8			peer_rmbe_idx;
+	u32			peer_rmbe_size;
+	int			rtoken_idx;
+	struct smc_buf_desc	*sndbuf_desc;
+	struct smc_buf_desc	*rmb_desc;
+	u32			rmbe_update_limit;
+	spinlock_t		send_lock;	/* see kernel-doc */
+	struct smc_host_cursors	local_tx_ctrl;
+	struct smc_host_cursors	local_rx_ctrl;
+	union smc_cursor	rx_curs_confirmed;
+	union smc_cursor	tx_curs_prep;
+	union smc_cursor	tx_curs_sent;
+	union smc_cursor	tx_curs_fin;
+	atomic_t		sndbuf_space;
+	atomic_t		peer_rmbe_space;
+	atomic_t		bytes_to_rcv;
+	u16			tx_cdc_seq;
+	u16			tx_cdc_seq_fin;
+	atomic_t		cdc_pend;
+	struct delayed_work	tx_work;
+	u8			urg_state;
+	u8			urg_rx_byte;
+	union smc_cursor	urg_curs;
+	bool			killed;
+	bool			out_of_sync;
+};
+
+#endif /* _NET_SMC_CORE_H */

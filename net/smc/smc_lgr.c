@@ -1,0 +1,835 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
+ *
+ * Link groups: the per-namespace list, creation and reuse (protocol
+ * reference 7.1), the links and their QP set-up, connection registration
+ * with alert tokens, the idle free and the termination of a group.
+ *
+ * Lifetime: a group starts with one reference owned by its namespace
+ * list and one for its creator.  Each registered connection and each
+ * queued work item holds another.  Tearing the group down (idle free,
+ * termination, namespace exit) happens once, in process context: it
+ * takes the group off the list, destroys the links and drops the list's
+ * reference.  The memory (and the buffers, which connections may still
+ * point to) goes with the last reference.
+ *
+ * Locks, outermost first: lgr->llc_flow_lock (mutex), smc_lgr_net.lock,
+ * lgr->lock, lgr->llc_rx_lock.  The spinlocks are taken from softirq
+ * (CDC receive looks connections up), so process context uses _bh.
+ */
+
+#define pr_fmt(fmt) "smc: " fmt
+
+#include <linux/jiffies.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/rbtree.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+
+#include "smc.h"
+#include "smc_clc.h"
+#include "smc_lgr.h"
+
+#ifdef SMC_HAVE_KUNIT_VISIBILITY
+#include <kunit/visibility.h>
+#else	/* before 6.2 */
+#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
+#endif
+
+/* the link groups of one namespace */
+struct smc_lgr_net {
+	spinlock_t		lock;	/* guards list */
+	struct list_head	list;
+};
+
+static unsigned int smc_lgr_net_id __read_mostly;
+
+/* LLC processing, keepalives, idle free and termination run here */
+struct workqueue_struct *smc_lgr_wq;
+
+/* woken whenever a group has been torn down */
+static DECLARE_WAIT_QUEUE_HEAD(smc_lgr_gone_wq);
+
+/* link group ids: locally unique, a counter stepping by 256 as Linux */
+static atomic_t smc_lgr_id_cnt = ATOMIC_INIT(0);
+/* alert tokens: one counter for all groups; 0 and collisions skipped */
+static atomic_t smc_lgr_token_cnt = ATOMIC_INIT(0);
+
+static struct smc_lgr_net *smc_lgr_net(struct net *net)
+{
+	return net_generic(net, smc_lgr_net_id);
+}
+
+static void smc_lgr_release(struct kref *ref)
+{
+	struct smc_link_group *lgr = container_of(ref, struct smc_link_group,
+						  ref);
+
+	/* teardown unregistered the buffers from the links already */
+	smc_buf_free_all(lgr);
+	kfree(lgr);
+}
+
+/**
+ * smc_lgr_get() - take a reference on a link group
+ * @lgr: the group, referenced by the caller already
+ *
+ * Context: any.
+ */
+void smc_lgr_get(struct smc_link_group *lgr)
+{
+	kref_get(&lgr->ref);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_get);
+
+/**
+ * smc_lgr_put() - drop a reference on a link group
+ * @lgr: the group
+ *
+ * The last reference can only be dropped after the group was torn down,
+ * which left nothing that needs process context to free.
+ *
+ * Context: any.
+ */
+void smc_lgr_put(struct smc_link_group *lgr)
+{
+	kref_put(&lgr->ref, smc_lgr_release);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_put);
+
+static void smc_lgr_free_work(struct work_struct *work);
+static void smc_lgr_terminate_work(struct work_struct *work);
+
+/**
+ * smc_lgr_create() - a new link group, on the namespace's list
+ * @net: network namespace of the TCP connection
+ * @role: SMC_SERV or SMC_CLNT
+ * @smc_version: SMC_CLC_V1 or SMC_CLC_V2
+ * @peer_systemid: SMC_SYSTEMID_LEN bytes from CLC
+ * @vlan_id: VLAN of the TCP connection
+ *
+ * The caller sets what CLC negotiated (max_conns, max_links, release,
+ * peer_os, ...) before the group's first link is confirmed.
+ *
+ * Context: process context.
+ * Return: the group with a reference for the caller, or NULL.
+ */
+struct smc_link_group *smc_lgr_create(struct net *net, enum smc_lgr_role role,
+				      u8 smc_version, const u8 *peer_systemid,
+				      unsigned short vlan_id)
+{
+	struct smc_lgr_net *ln = smc_lgr_net(net);
+	struct smc_link_group *lgr;
+	int i;
+
+	lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
+	if (!lgr)
+		return NULL;
+	lgr->net = net;
+	kref_init(&lgr->ref);		/* the list's */
+	kref_get(&lgr->ref);		/* the caller's */
+	spin_lock_init(&lgr->lock);
+	lgr->id = (u32)atomic_add_return(256, &smc_lgr_id_cnt);
+	lgr->role = role;
+	lgr->type = SMC_LGR_NONE;
+	lgr->smc_version = smc_version;
+	memcpy(lgr->peer_systemid, peer_systemid, SMC_SYSTEMID_LEN);
+	lgr->max_conns = SMC_CONN_PER_LGR_MAX;
+	/* one link: we answer ADD_LINK with "no alternate path" */
+	lgr->max_links = 1;
+	lgr->vlan_id = vlan_id;
+	lgr->conns = RB_ROOT;
+	mutex_init(&lgr->bufs_lock);
+	for (i = 0; i < SMC_BUF_COMP_SLOTS; i++) {
+		INIT_LIST_HEAD(&lgr->rmbs[i]);
+		INIT_LIST_HEAD(&lgr->sndbufs[i]);
+	}
+	spin_lock_init(&lgr->rtokens_lock);
+	mutex_init(&lgr->llc_flow_lock);
+	INIT_WORK(&lgr->llc_rx_work, smc_llc_rx_work);
+	INIT_LIST_HEAD(&lgr->llc_rx_list);
+	spin_lock_init(&lgr->llc_rx_lock);
+	INIT_DELAYED_WORK(&lgr->free_work, smc_lgr_free_work);
+	INIT_WORK(&lgr->terminate_work, smc_lgr_terminate_work);
+	lgr->free_delay = role == SMC_SERV ? SMC_LGR_FREE_DELAY_SERV :
+					     SMC_LGR_FREE_DELAY_CLNT;
+	lgr->llc_order = SMC_LLC_ORDER_DEFAULT;
+	atomic_set(&lgr->llc_unknown, 0);
+	atomic_set(&lgr->llc_dropped, 0);
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
+		lgr->lnk[i].lgr = lgr;
+		lgr->lnk[i].idx = i;
+		init_waitqueue_head(&lgr->lnk[i].llc_wait);
+		INIT_DELAYED_WORK(&lgr->lnk[i].testlink_work,
+				  smc_llc_testlink_work);
+	}
+	spin_lock_bh(&ln->lock);
+	list_add_tail(&lgr->list, &ln->list);
+	spin_unlock_bh(&ln->lock);
+	return lgr;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_create);
+
+/* a link of @lgr the connection described by @m may use; lgr->lock held */
+static struct smc_lgr_link *smc_lgr_match_link(struct smc_link_group *lgr,
+					       const struct smc_lgr_match *m)
+{
+	bool v1 = lgr->smc_version == SMC_CLC_V1;
+	int i;
+
+	lockdep_assert_held(&lgr->lock);
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
+		struct smc_lgr_link *lnk = &lgr->lnk[i];
+
+		if (lnk->state != SMC_LNK_ACTIVE)
+			continue;
+		if (memcmp(lnk->peer_gid, m->peer_gid, SMC_GID_SIZE))
+			continue;
+		if (v1 && !ether_addr_equal(lnk->peer_mac, m->peer_mac))
+			continue;
+		if (m->role == SMC_CLNT && lnk->peer_qpn != m->peer_qpn)
+			continue;
+		return lnk;
+	}
+	return NULL;
+}
+
+/**
+ * smc_lgr_find() - a link group a new connection may reuse
+ * @net: network namespace of the TCP connection
+ * @m: what the connection needs, see protocol reference 7.1
+ * @lnk: set to the matching link
+ *
+ * A group qualifies with the same role, version, peer system id and
+ * VLAN, an ACTIVE link to the peer's GID (and MAC in v1; and for the
+ * client the Accept's QPN), no out-of-sync decline, room for another
+ * connection and a free rtoken slot.
+ *
+ * Context: process context.
+ * Return: the group with a reference for the caller, or NULL.
+ */
+struct smc_link_group *smc_lgr_find(struct net *net,
+				    const struct smc_lgr_match *m,
+				    struct smc_lgr_link **lnk)
+{
+	struct smc_lgr_net *ln = smc_lgr_net(net);
+	struct smc_link_group *lgr, *found = NULL;
+	bool rtoken_free;
+
+	spin_lock_bh(&ln->lock);
+	list_for_each_entry(lgr, &ln->list, list) {
+		if (lgr->role != m->role || lgr->smc_version != m->smc_version ||
+		    lgr->vlan_id != m->vlan_id ||
+		    memcmp(lgr->peer_systemid, m->peer_systemid,
+			   SMC_SYSTEMID_LEN))
+			continue;
+		spin_lock(&lgr->rtokens_lock);
+		rtoken_free = !bitmap_full(lgr->rtokens_used,
+					   SMC_RMBS_PER_LGR_MAX);
+		spin_unlock(&lgr->rtokens_lock);
+		if (!rtoken_free)
+			continue;
+		spin_lock(&lgr->lock);
+		if (!lgr->terminating && !lgr->sync_err &&
+		    lgr->conns_num < lgr->max_conns) {
+			*lnk = smc_lgr_match_link(lgr, m);
+			if (*lnk)
+				found = lgr;
+		}
+		spin_unlock(&lgr->lock);
+		if (found) {
+			smc_lgr_get(found);
+			break;
+		}
+	}
+	spin_unlock_bh(&ln->lock);
+	return found;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_find);
+
+/**
+ * smc_lgr_count() - number of link groups on a namespace's list
+ * @net: the namespace
+ *
+ * Context: any but hard interrupt.
+ * Return: the count.
+ */
+int smc_lgr_count(struct net *net)
+{
+	struct smc_lgr_net *ln = smc_lgr_net(net);
+	struct smc_link_group *lgr;
+	int n = 0;
+
+	spin_lock_bh(&ln->lock);
+	list_for_each_entry(lgr, &ln->list, list)
+		n++;
+	spin_unlock_bh(&ln->lock);
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_count);
+
+/* --- links --------------------------------------------------------------- */
+
+/* the server numbers links: the lowest id no other link of @lgr has */
+static u8 smc_lgr_next_link_id(struct smc_link_group *lgr)
+{
+	u8 id;
+	int i;
+
+	for (id = 1; id; id++) {
+		for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
+			if (lgr->lnk[i].state != SMC_LNK_UNUSED &&
+			    lgr->lnk[i].link_id == id)
+				break;
+		if (i == SMC_LINKS_PER_LGR_MAX)
+			return id;
+	}
+	return 1;
+}
+
+/**
+ * smc_lgr_link_init() - create link @idx of a group and its QP, in INIT
+ * @lgr: the group
+ * @idx: the link slot, unused so far
+ * @sel: device, port and GID from smc_ib_select_v1/v2(); the link takes
+ *	its own device reference
+ *
+ * The server assigns the link id here; the client learns it from the
+ * CONFIRM_LINK request.  The link is ACTIVATING until confirmed.
+ *
+ * Context: process context.
+ * Return: 0 or a negative errno.
+ */
+int smc_lgr_link_init(struct smc_link_group *lgr, u8 idx,
+		      const struct smc_ib_select *sel)
+{
+	struct smc_wr_link_params p = {
+		.ibdev = sel->dev->ibdev,
+		.ibport = sel->port,
+		.sgid_index = sel->sgid_index,
+		.v2 = lgr->smc_version == SMC_CLC_V2,
+		.ops = &smc_llc_wr_ops,
+	};
+	struct smc_lgr_link *lnk;
+	int rc;
+
+	if (idx >= SMC_LINKS_PER_LGR_MAX || !sel->port ||
+	    sel->port > SMC_IB_MAX_PORTS)
+		return -EINVAL;
+	lnk = &lgr->lnk[idx];
+	if (lnk->state != SMC_LNK_UNUSED)
+		return -EBUSY;
+	memset(&lnk->wr, 0, sizeof(lnk->wr));
+	rc = smc_wr_link_create(&lnk->wr, &p);
+	if (rc)
+		return rc;
+	rc = smc_wr_qp_to_init(&lnk->wr);
+	if (rc) {
+		smc_wr_link_destroy(&lnk->wr);
+		return rc;
+	}
+	kref_get(&sel->dev->ref);
+	lnk->smcibdev = sel->dev;
+	lnk->ibport = sel->port;
+	atomic_inc(&sel->dev->ports[sel->port - 1].lnk_cnt);
+	atomic_set(&lnk->conn_cnt, 0);
+	lnk->last_rx = jiffies;
+	lnk->testlink_sent = 0;
+	lnk->llc_want = 0;
+	lnk->llc_resp_type = 0;
+	spin_lock_bh(&lgr->lock);
+	lnk->link_id = lgr->role == SMC_SERV ? smc_lgr_next_link_id(lgr) : 0;
+	lnk->link_uid = lgr->id | lnk->link_id;
+	lnk->state = SMC_LNK_ACTIVATING;
+	spin_unlock_bh(&lgr->lock);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_link_init);
+
+/**
+ * smc_lgr_link_set_peer() - keep what CLC said about the peer's end
+ * @lnk: the link
+ * @qpn: the peer's QP number
+ * @psn: its initial PSN
+ * @gid: its GID, SMC_GID_SIZE bytes
+ * @mac: its MAC (v1) or the next hop's (v2)
+ * @mtu: its QP MTU (enum ib_mtu)
+ *
+ * Context: process context, before smc_lgr_link_rtr().
+ */
+void smc_lgr_link_set_peer(struct smc_lgr_link *lnk, u32 qpn, u32 psn,
+			   const u8 *gid, const u8 *mac, u8 mtu)
+{
+	lnk->peer_qpn = qpn & 0xffffff;
+	lnk->peer_psn = psn & 0xffffff;
+	memcpy(lnk->peer_gid, gid, SMC_GID_SIZE);
+	ether_addr_copy(lnk->peer_mac, mac);
+	lnk->path_mtu = mtu;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_link_set_peer);
+
+/**
+ * smc_lgr_link_rtr() - move the link's QP to RTR towards the peer
+ * @lnk: the link, with the peer set by smc_lgr_link_set_peer()
+ *
+ * The path MTU is the smaller of the peer's and the port's.
+ *
+ * Context: process context.
+ * Return: 0 or a negative errno.
+ */
+int smc_lgr_link_rtr(struct smc_lgr_link *lnk)
+{
+	struct smc_wr_peer peer = {
+		.qpn = lnk->peer_qpn,
+		.psn = lnk->peer_psn,
+		.gateway = lnk->lgr->smc_version == SMC_CLC_V2 &&
+			   !lnk->lgr->v2_direct,
+	};
+	struct ib_port_attr attr;
+	int rc;
+
+	rc = ib_query_port(lnk->wr.ibdev, lnk->ibport, &attr);
+	if (rc)
+		return rc;
+	peer.path_mtu = lnk->path_mtu ? min_t(enum ib_mtu, lnk->path_mtu,
+					      attr.active_mtu) :
+					attr.active_mtu;
+	lnk->path_mtu = peer.path_mtu;
+	memcpy(peer.gid.raw, lnk->peer_gid, SMC_GID_SIZE);
+	ether_addr_copy(peer.mac, lnk->peer_mac);
+	return smc_wr_qp_to_rtr(&lnk->wr, &peer);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_link_rtr);
+
+/**
+ * smc_lgr_link_down() - a link failed: take its single-link group down
+ * @lnk: the link
+ *
+ * Waiters for LLC messages on the link leave at once; the termination
+ * runs in process context.
+ *
+ * Context: any but hard interrupt.
+ */
+void smc_lgr_link_down(struct smc_lgr_link *lnk)
+{
+	wake_up_all(&lnk->llc_wait);
+	smc_lgr_terminate_async(lnk->lgr, SMC_LLC_DEL_LOST_PATH);
+}
+
+/* --- connections ----------------------------------------------------------- */
+
+static struct smc_connection *smc_conn_lookup(struct smc_link_group *lgr,
+					      u32 token)
+{
+	struct rb_node *n = lgr->conns.rb_node;
+
+	lockdep_assert_held(&lgr->lock);
+	while (n) {
+		struct smc_connection *c = rb_entry(n, struct smc_connection,
+						    node);
+
+		if (token < c->alert_token_local)
+			n = n->rb_left;
+		else if (token > c->alert_token_local)
+			n = n->rb_right;
+		else
+			return c;
+	}
+	return NULL;
+}
+
+static void smc_conn_insert(struct smc_link_group *lgr,
+			    struct smc_connection *conn)
+{
+	struct rb_node **link = &lgr->conns.rb_node, *parent = NULL;
+
+	while (*link) {
+		struct smc_connection *c = rb_entry(*link,
+						    struct smc_connection,
+						    node);
+
+		parent = *link;
+		if (conn->alert_token_local < c->alert_token_local)
+			link = &parent->rb_left;
+		else
+			link = &parent->rb_right;
+	}
+	rb_link_node(&conn->node, parent, link);
+	rb_insert_color(&conn->node, &lgr->conns);
+}
+
+/**
+ * smc_conn_find() - the connection an alert token belongs to
+ * @lgr: the group
+ * @token: our alert token, from a received CDC message
+ *
+ * Context: any but hard interrupt; the caller holds lgr->lock.
+ * Return: the connection or NULL.
+ */
+struct smc_connection *smc_conn_find(struct smc_link_group *lgr, u32 token)
+{
+	return smc_conn_lookup(lgr, token);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_conn_find);
+
+/**
+ * smc_conn_register() - add a connection to a link group
+ * @lgr: the group, referenced by the caller
+ * @conn: the connection; gets a nonzero alert token unique in the group
+ *	and a reference on @lgr in conn->lgr
+ *
+ * Context: any but hard interrupt.
+ * Return: 0, -ENOLINK if the group is going away, -ENOSPC if it is full.
+ */
+int smc_conn_register(struct smc_link_group *lgr, struct smc_connection *conn)
+{
+	u32 token;
+
+	spin_lock_bh(&lgr->lock);
+	if (lgr->terminating) {
+		spin_unlock_bh(&lgr->lock);
+		return -ENOLINK;
+	}
+	if (lgr->conns_num >= lgr->max_conns) {
+		spin_unlock_bh(&lgr->lock);
+		return -ENOSPC;
+	}
+	do {
+		token = (u32)atomic_inc_return(&smc_lgr_token_cnt);
+	} while (!token || smc_conn_lookup(lgr, token));
+	conn->alert_token_local = token;
+	conn->lgr = lgr;
+	smc_conn_insert(lgr, conn);
+	lgr->conns_num++;
+	smc_lgr_get(lgr);
+	/* busy again: the pending free's reference cannot be the last */
+	if (cancel_delayed_work(&lgr->free_work))
+		kref_put(&lgr->ref, smc_lgr_release);
+	spin_unlock_bh(&lgr->lock);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_conn_register);
+
+/**
+ * smc_conn_unregister() - remove a connection from its link group
+ * @conn: the connection, registered
+ *
+ * The last connection leaving starts the group's idle timer.  The
+ * connection's buffers must have been returned with smc_buf_put().
+ *
+ * Context: any but hard interrupt.
+ */
+void smc_conn_unregister(struct smc_connection *conn)
+{
+	struct smc_link_group *lgr = conn->lgr;
+
+	if (!lgr)
+		return;
+	spin_lock_bh(&lgr->lock);
+	rb_erase(&conn->node, &lgr->conns);
+	RB_CLEAR_NODE(&conn->node);
+	lgr->conns_num--;
+	if (!lgr->conns_num && !lgr->terminating) {
+		smc_lgr_get(lgr);
+		if (!queue_delayed_work(smc_lgr_wq, &lgr->free_work,
+					lgr->free_delay))
+			kref_put(&lgr->ref, smc_lgr_release);
+	}
+	spin_unlock_bh(&lgr->lock);
+	conn->lgr = NULL;
+	smc_lgr_put(lgr);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_conn_unregister);
+
+/* --- teardown -------------------------------------------------------------- */
+
+/* take link @lnk apart; llc_flow_lock held, the group off the list */
+static void smc_lgr_link_clear(struct smc_lgr_link *lnk)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_ib_device *dev;
+
+	lockdep_assert_held(&lgr->llc_flow_lock);
+	if (lnk->state == SMC_LNK_UNUSED)
+		return;
+	spin_lock_bh(&lgr->lock);
+	lnk->state = SMC_LNK_INACTIVE;
+	spin_unlock_bh(&lgr->lock);
+	cancel_delayed_work_sync(&lnk->testlink_work);
+	smc_buf_unreg_link(lnk);
+	smc_wr_link_destroy(&lnk->wr);
+	/* netlink dumps read the device under lgr->lock while not UNUSED */
+	spin_lock_bh(&lgr->lock);
+	lnk->state = SMC_LNK_UNUSED;
+	dev = lnk->smcibdev;
+	lnk->smcibdev = NULL;
+	spin_unlock_bh(&lgr->lock);
+	atomic_dec(&dev->ports[lnk->ibport - 1].lnk_cnt);
+	smc_ib_put(dev);
+}
+
+/* claim the teardown of @lgr: true for the one caller that does it */
+static bool smc_lgr_claim(struct smc_link_group *lgr, u32 reason)
+{
+	struct smc_lgr_net *ln = smc_lgr_net(lgr->net);
+	bool claimed;
+
+	spin_lock_bh(&ln->lock);
+	spin_lock(&lgr->lock);
+	claimed = !lgr->torn_down;
+	lgr->torn_down = true;
+	lgr->terminating = true;
+	if (claimed) {
+		list_del_init(&lgr->list);
+		if (reason)
+			lgr->term_reason = reason;
+	}
+	spin_unlock(&lgr->lock);
+	spin_unlock_bh(&ln->lock);
+	return claimed;
+}
+
+/*
+ * Tear @lgr down once: tell the peer (DELETE_LINK ALL, ORDERLY for an
+ * idle free) unless @reason is 0, abort the connections, destroy the
+ * links and drop the list's reference.
+ */
+static void smc_lgr_teardown(struct smc_link_group *lgr, u32 reason,
+			     bool orderly)
+{
+	struct rb_node *n;
+	int i;
+
+	if (!smc_lgr_claim(lgr, reason))
+		return;
+	if (reason)
+		smc_llc_send_delete_all(lgr, orderly, reason);
+	spin_lock_bh(&lgr->lock);
+	for (n = rb_first(&lgr->conns); n; n = rb_next(n))
+		WRITE_ONCE(rb_entry(n, struct smc_connection, node)->killed,
+			   true);
+	spin_unlock_bh(&lgr->lock);
+	/* flows waiting for a response see terminating and leave */
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
+		wake_up_all(&lgr->lnk[i].llc_wait);
+	mutex_lock(&lgr->llc_flow_lock);
+	if (lgr->type == SMC_LGR_SINGLE && lgr->lnk[0].smcibdev)
+		atomic_dec(&lgr->lnk[0].smcibdev->crit_cnt);
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
+		smc_lgr_link_clear(&lgr->lnk[i]);
+	lgr->type = SMC_LGR_NONE;
+	mutex_unlock(&lgr->llc_flow_lock);
+	/* no link left to receive on: nothing queues LLC work any more */
+	cancel_work_sync(&lgr->llc_rx_work);
+	smc_llc_rx_purge(lgr);
+	if (cancel_delayed_work(&lgr->free_work))
+		smc_lgr_put(lgr);
+	/* pairs with smc_lgr_wait_gone(): the teardown's stores come first */
+	smp_store_release(&lgr->gone, true);
+	wake_up_all(&smc_lgr_gone_wq);
+	smc_lgr_put(lgr);	/* the list's */
+}
+
+/**
+ * smc_lgr_terminate() - abnormal end of a link group
+ * @lgr: the group, referenced by the caller
+ * @reason: DELETE_LINK reason sent with ALL to the peer; 0 sends nothing
+ *	(the peer ended the group, or the links are gone)
+ *
+ * The group leaves the list, its connections are marked killed and its
+ * links are taken down.  A second call does nothing.
+ *
+ * Context: process context, not from the group's LLC receive work.
+ */
+void smc_lgr_terminate(struct smc_link_group *lgr, u32 reason)
+{
+	smc_lgr_teardown(lgr, reason, false);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_terminate);
+
+static void smc_lgr_terminate_work(struct work_struct *work)
+{
+	struct smc_link_group *lgr = container_of(work, struct smc_link_group,
+						  terminate_work);
+
+	smc_lgr_teardown(lgr, READ_ONCE(lgr->term_reason), false);
+	smc_lgr_put(lgr);
+}
+
+/**
+ * smc_lgr_terminate_async() - terminate a link group from any context
+ * @lgr: the group
+ * @reason: as for smc_lgr_terminate(); the first reason given wins
+ *
+ * Context: any but hard interrupt; the caller keeps @lgr alive for the
+ * duration of the call (a link of it, a reference).
+ */
+void smc_lgr_terminate_async(struct smc_link_group *lgr, u32 reason)
+{
+	spin_lock_bh(&lgr->lock);
+	if (lgr->torn_down) {
+		spin_unlock_bh(&lgr->lock);
+		return;
+	}
+	lgr->terminating = true;
+	if (!lgr->term_reason)
+		lgr->term_reason = reason;
+	smc_lgr_get(lgr);
+	if (!queue_work(smc_lgr_wq, &lgr->terminate_work))
+		kref_put(&lgr->ref, smc_lgr_release);
+	spin_unlock_bh(&lgr->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_terminate_async);
+
+static void smc_lgr_free_work(struct work_struct *work)
+{
+	struct smc_link_group *lgr = container_of(to_delayed_work(work),
+						  struct smc_link_group,
+						  free_work);
+	bool idle;
+
+	spin_lock_bh(&lgr->lock);
+	idle = !lgr->conns_num && !lgr->terminating;
+	if (idle)
+		lgr->terminating = true;	/* no new connections */
+	spin_unlock_bh(&lgr->lock);
+	if (idle)
+		smc_lgr_teardown(lgr, SMC_LGR_REASON_FREE, true);
+	smc_lgr_put(lgr);
+}
+
+static bool smc_lgr_is_gone(struct smc_link_group *lgr)
+{
+	/* pairs with the release in smc_lgr_teardown() */
+	return smp_load_acquire(&lgr->gone);
+}
+
+/**
+ * smc_lgr_wait_gone() - wait until a link group was torn down
+ * @lgr: the group, referenced by the caller
+ * @timeout: in jiffies
+ *
+ * Context: process context.
+ * Return: true if it was torn down in time.
+ */
+bool smc_lgr_wait_gone(struct smc_link_group *lgr, long timeout)
+{
+	return wait_event_timeout(smc_lgr_gone_wq, smc_lgr_is_gone(lgr),
+				  timeout) > 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_wait_gone);
+
+/**
+ * smc_lgr_dump() - hand the link groups of a namespace to a callback
+ * @net: the namespace
+ * @pos: in: how many groups to skip; out: the first one not handed over
+ * @fill: called under the list lock and lgr->lock, must not sleep;
+ *	nonzero stops the walk before that group
+ * @arg: for @fill
+ *
+ * For netlink dumps, which continue where the last message ended.
+ * Links of a handed-over group that are not UNUSED keep their device.
+ *
+ * Context: process context.
+ */
+void smc_lgr_dump(struct net *net, long *pos,
+		  int (*fill)(struct smc_link_group *lgr, void *arg),
+		  void *arg)
+{
+	struct smc_lgr_net *ln = smc_lgr_net(net);
+	struct smc_link_group *lgr;
+	long n = 0;
+	int rc;
+
+	spin_lock_bh(&ln->lock);
+	list_for_each_entry(lgr, &ln->list, list) {
+		if (n < *pos) {
+			n++;
+			continue;
+		}
+		spin_lock(&lgr->lock);
+		rc = fill(lgr, arg);
+		spin_unlock(&lgr->lock);
+		if (rc)
+			break;
+		n++;
+	}
+	spin_unlock_bh(&ln->lock);
+	*pos = n;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_dump);
+
+/* --- namespaces and module ------------------------------------------------ */
+
+static int __net_init smc_lgr_net_init(struct net *net)
+{
+	struct smc_lgr_net *ln = smc_lgr_net(net);
+
+	spin_lock_init(&ln->lock);
+	INIT_LIST_HEAD(&ln->list);
+	return 0;
+}
+
+static void __net_exit smc_lgr_net_exit(struct net *net)
+{
+	struct smc_lgr_net *ln = smc_lgr_net(net);
+	struct smc_link_group *lgr;
+
+	for (;;) {
+		spin_lock_bh(&ln->lock);
+		lgr = list_first_entry_or_null(&ln->list,
+					       struct smc_link_group, list);
+		if (lgr)
+			smc_lgr_get(lgr);
+		spin_unlock_bh(&ln->lock);
+		if (!lgr)
+			break;
+		/* whoever claims it takes it off the list first */
+		smc_lgr_terminate(lgr, SMC_LLC_DEL_OP_INIT_TERM);
+		smc_lgr_put(lgr);
+	}
+}
+
+static struct pernet_operations smc_lgr_net_ops = {
+	.init	= smc_lgr_net_init,
+	.exit	= smc_lgr_net_exit,
+	.id	= &smc_lgr_net_id,
+	.size	= sizeof(struct smc_lgr_net),
+};
+
+/**
+ * smc_lgr_init() - set up link-group tracking
+ *
+ * Context: module init, after smc_ib_init().
+ * Return: 0 or a negative errno.
+ */
+int smc_lgr_init(void)
+{
+	int rc;
+
+	smc_lgr_wq = alloc_workqueue("smc_lgr", WQ_MEM_RECLAIM, 0);
+	if (!smc_lgr_wq)
+		return -ENOMEM;
+	rc = register_pernet_subsys(&smc_lgr_net_ops);
+	if (rc)
+		destroy_workqueue(smc_lgr_wq);
+	return rc;
+}
+
+/**
+ * smc_lgr_exit() - tear down every link group of every namespace
+ *
+ * Queued work of torn-down groups finishes before the workqueue goes.
+ *
+ * Context: module exit, before smc_ib_exit() (links hold devices).
+ */
+void smc_lgr_exit(void)
+{
+	unregister_pernet_subsys(&smc_lgr_net_ops);
+	destroy_workqueue(smc_lgr_wq);
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
+ *
+ * The link-group layer: link groups and their links (smc_lgr.c), LLC on
+ * the links (smc_llc.c), buffers and rtokens (smc_buf.c).  The objects
+ * are in smc_core.h.
+ */
+#ifndef _NET_SMC_LGR_H
+#define _NET_SMC_LGR_H
+
+#include "smc_core.h"
+
+#define SMC_LGR_REASON_FREE	SMC_LLC_DEL_PROG_INIT_TERM
+
+/**
+ * struct smc_lgr_match - what a connection needs of a link group to reuse it
+ * @role: SMC_SERV or SMC_CLNT
+ * @peer_systemid: the peer's system id from CLC
+ * @peer_gid: the peer's GID from CLC
+ * @peer_mac: the peer's MAC from CLC (compared for SMC-Rv1 only)
+ * @peer_qpn: client: the QPN of the Accept; server: ignored
+ * @vlan_id: VLAN of the TCP connection
+ * @smc_version: SMC_CLC_V1 or SMC_CLC_V2
+ */
+struct smc_lgr_match {
+	enum smc_lgr_role	role;
+	const u8		*peer_systemid;
+	const u8		*peer_gid;
+	const u8		*peer_mac;
+	u32			peer_qpn;
+	unsigned short		vlan_id;
+	u8			smc_version;
+};
+
+/* smc_lgr.c */
+extern struct workqueue_struct *smc_lgr_wq;
+int smc_lgr_init(void);
+void smc_lgr_exit(void);
+struct smc_link_group *smc_lgr_create(struct net *net, enum smc_lgr_role role,
+				      u8 smc_version, const u8 *peer_systemid,
+				      unsigned short vlan_id);
+struct smc_link_group *smc_lgr_find(struct net *net,
+				    const struct smc_lgr_match *m,
+				    struct smc_lgr_link **lnk);
+void smc_lgr_get(struct smc_link_group *lgr);
+void smc_lgr_put(struct smc_link_group *lgr);
+int smc_lgr_link_init(struct smc_link_group *lgr, u8 idx,
+		      const struct smc_ib_select *sel);
+void smc_lgr_link_set_peer(struct smc_lgr_link *lnk, u32 qpn, u32 psn,
+			   const u8 *gid, const u8 *mac, u8 mtu);
+int smc_lgr_link_rtr(struct smc_lgr_link *lnk);
+int smc_conn_register(struct smc_link_group *lgr,
+		      struct smc_connection *conn);
+void smc_conn_unregister(struct smc_connection *conn);
+void smc_lgr_terminate(struct smc_link_group *lgr, u32 reason);
+void smc_lgr_terminate_async(struct smc_link_group *lgr, u32 reason);
+void smc_lgr_link_down(struct smc_lgr_link *lnk);
+int smc_lgr_count(struct net *net);
+void smc_lgr_dump(struct net *net, long *pos,
+		  int (*fill)(struct smc_link_group *lgr, void *arg),
+		  void *arg);
+bool smc_lgr_wait_gone(struct smc_link_group *lgr, long timeout);
+struct smc_connection *smc_conn_find(struct smc_link_group *lgr, u32 token);
+
+/* smc_llc.c */
+typedef void (*smc_lgr_cdc_rx_t)(struct smc_lgr_link *lnk, const u8 *buf,
+				 unsigned int len);
+extern const struct smc_wr_ops smc_llc_wr_ops;
+void smc_lgr_set_cdc_rx(smc_lgr_cdc_rx_t fn);
+void smc_llc_rx_work(struct work_struct *work);
+void smc_llc_rx_purge(struct smc_link_group *lgr);
+void smc_llc_testlink_work(struct work_struct *work);
+void smc_llc_testlink_start(struct smc_lgr_link *lnk);
+int smc_llc_confirm_link_serv(struct smc_lgr_link *lnk);
+int smc_llc_confirm_link_clnt(struct smc_lgr_link *lnk);
+int smc_llc_test_link(struct smc_lgr_link *lnk);
+int smc_llc_confirm_rkey(struct smc_lgr_link *lnk, struct smc_buf_desc *rmb);
+int smc_llc_delete_rkey(struct smc_lgr_link *lnk, struct smc_buf_desc *rmb);
+int smc_llc_send_delete_all(struct smc_link_group *lgr, bool orderly,
+			    u32 reason);
+
+/* smc_buf.c */
+struct smc_buf_desc *smc_buf_get(struct smc_link_group *lgr, bool is_rmb,
+				 unsigned int size);
+void smc_buf_put(struct smc_link_group *lgr, struct smc_buf_desc *desc);
+int smc_buf_reg_link(struct smc_lgr_link *lnk);
+void smc_buf_unreg_link(struct smc_lgr_link *lnk);
+void smc_buf_free_all(struct smc_link_group *lgr);
+int smc_rtoken_add(struct smc_link_group *lgr, u8 lnk_idx, u64 vaddr,
+		   u32 rkey);
+int smc_rtoken_set_link(struct smc_link_group *lgr, int idx, u8 lnk_idx,
+			u64 vaddr, u32 rkey);
+int smc_rtoken_delete(struct smc_link_group *lgr, u32 rkey);
+int smc_rtoken_find(struct smc_link_group *lgr, u8 lnk_idx, u32 rkey);
+
+#endif /* _NET_SMC_LGR_H */

@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
+ *
+ * KUnit suite for the link-group layer (smc_lgr.c, smc_llc.c, smc_buf.c)
+ * on the rig's Soft-RoCE device rxe1: a server and a client link group
+ * in init_net, one link each, connected to each other on the same port
+ * the way CLC would connect them, then confirmed over LLC.  Without the
+ * device the suite fails: on the rig it always exists.
+ */
+
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/workqueue.h>
+#include <net/ipv6.h>
+#include <net/net_namespace.h>
+#include <rdma/ib_cache.h>
+
+#include "smc_clc.h"
+#include "smc_lgr.h"
+
+#define LGRT_DEV	"rxe1"
+#define LGRT_PORT	1
+#define LGRT_WAIT	(30 * HZ)	/* rxe under TCG is slow */
+#define LGRT_CONNS	20
+
+static const u8 lgrt_sysid_serv[SMC_SYSTEMID_LEN] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+static const u8 lgrt_sysid_clnt[SMC_SYSTEMID_LEN] = { 8, 7, 6, 5, 4, 3, 2, 1 };
+
+struct lgrt_ctx {
+	struct smc_ib_select sel;
+	bool have_sel;
+	struct smc_link_group *serv;
+	struct smc_link_group *clnt;
+	struct work_struct clnt_work;
+	int clnt_rc;
+	struct smc_connection conns[LGRT_CONNS + 1];
+	bool registered[LGRT_CONNS + 1];
+};
+
+/* the RoCEv2 GID with an IPv4 address that the rig gives rxe1 */
+static int lgrt_find_gid(struct ib_device *dev, u8 *gid)
+{
+	struct ib_port_attr pattr;
+	int i, rc;
+
+	rc = ib_query_port(dev, LGRT_PORT, &pattr);
+	if (rc)
+		return rc;
+	for (i = 0; i < pattr.gid_tbl_len && i < 256; i++) {
+		const struct ib_gid_attr *attr;
+		bool ok;
+
+		attr = rdma_get_gid_attr(dev, LGRT_PORT, i);
+		if (IS_ERR(attr))
+			continue;
+		ok = attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
+		     ipv6_addr_v4mapped((struct in6_addr *)attr->gid.raw);
+		if (ok)
+			memcpy(gid, attr->gid.raw, SMC_GID_SIZE);
+		rdma_put_gid_attr(attr);
+		if (ok)
+			return 0;
+	}
+	return -ENODEV;
+}
+
+/* smc_lgr_dump() callback: count the groups, stop after *max */
+static int lgrt_count(struct smc_link_group *lgr, void *arg)
+{
+	int *left = arg;
+
+	lockdep_assert_held(&lgr->lock);
+	if (!*left)
+		return -EMSGSIZE;
+	(*left)--;
+	return 0;
+}
+
+static void lgrt_clnt_confirm(struct work_struct *work)
+{
+	struct lgrt_ctx *c = container_of(work, struct lgrt_ctx, clnt_work);
+
+	c->clnt_rc = smc_llc_confirm_link_clnt(&c->clnt->lnk[0]);
+}
+
+static int lgrt_init(struct kunit *test)
+{
+	struct ib_device *dev;
+	struct lgrt_ctx *c;
+	u8 gid[SMC_GID_SIZE];
+	int rc;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	INIT_WORK(&c->clnt_work, lgrt_clnt_confirm);
+	test->priv = c;
+	dev = ib_device_get_by_name(LGRT_DEV, RDMA_DRIVER_UNKNOWN);
+	/* not a skip: the rig always has rxe1 (scripts/rig/kunit.sh) */
+	KUNIT_ASSERT_NOT_NULL_MSG(test, dev, "no RDMA device " LGRT_DEV);
+	rc = lgrt_find_gid(dev, gid);
+	ib_device_put(dev);
+	KUNIT_ASSERT_EQ_MSG(test, rc, 0, "no RoCEv2 IPv4 GID on " LGRT_DEV);
+	KUNIT_ASSERT_EQ_MSG(test, smc_ib_find_by_gid(gid, &c->sel), 0,
+			    "smc_ib does not know the GID of " LGRT_DEV);
+	c->have_sel = true;
+	KUNIT_ASSERT_EQ(test, smc_lgr_count(&init_net), 0);
+	return 0;
+}
+
+static void lgrt_exit(struct kunit *test)
+{
+	struct lgrt_ctx *c = test->priv;
+	int i;
+
+	if (!c)
+		return;
+	flush_work(&c->clnt_work);
+	for (i = 0; i <= LGRT_CONNS; i++)
+		if (c->registered[i])
+			smc_conn_unregister(&c->conns[i]);
+	if (c->serv) {
+		smc_lgr_terminate(c->serv, 0);
+		smc_lgr_put(c->serv);
+	}
+	if (c->clnt) {
+		smc_lgr_terminate(c->clnt, 0);
+		smc_lgr_put(c->clnt);
+	}
+	if (c->have_sel)
+		smc_ib_put(c->sel.dev);
+}
+
+/* both groups with one link each, confirmed as after a first contact */
+static void lgrt_pair_up(struct kunit *test, u8 version)
+{
+	struct lgrt_ctx *c = test->priv;
+	struct smc_lgr_link *sl, *cl;
+	int rc;
+
+	c->serv = smc_lgr_create(&init_net, SMC_SERV, version,
+				 lgrt_sysid_clnt, 0);
+	KUNIT_ASSERT_NOT_NULL(test, c->serv);
+	c->clnt = smc_lgr_create(&init_net, SMC_CLNT, version,
+				 lgrt_sysid_serv, 0);
+	KUNIT_ASSERT_NOT_NULL(test, c->clnt);
+	/* same port on both ends: no gateway in between */
+	c->serv->v2_direct = true;
+	c->clnt->v2_direct = true;
+	KUNIT_ASSERT_EQ(test, smc_lgr_link_init(c->serv, 0, &c->sel), 0);
+	KUNIT_ASSERT_EQ(test, smc_lgr_link_init(c->clnt, 0, &c->sel), 0);
+	sl = &c->serv->lnk[0];
+	cl = &c->clnt->lnk[0];
+	KUNIT_EXPECT_EQ(test, sl->state, SMC_LNK_ACTIVATING);
+	KUNIT_EXPECT_NE(test, sl->link_id, 0);
+	KUNIT_EXPECT_EQ(test, cl->link_id, 0);
+	/* what CLC Accept and Confirm carry */
+	smc_lgr_link_set_peer(sl, cl->wr.qp->qp_num, cl->wr.psn,
+			      cl->wr.gid.raw, cl->wr.mac, IB_MTU_1024);
+	smc_lgr_link_set_peer(cl, sl->wr.qp->qp_num, sl->wr.psn,
+			      sl->wr.gid.raw, sl->wr.mac, IB_MTU_1024);
+	/* the client is in RTR before it sends the CLC Confirm */
+	KUNIT_ASSERT_EQ(test, smc_lgr_link_rtr(cl), 0);
+	queue_work(system_unbound_wq, &c->clnt_work);
+	rc = smc_llc_confirm_link_serv(sl);
+	flush_work(&c->clnt_work);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	KUNIT_ASSERT_EQ(test, c->clnt_rc, 0);
+	KUNIT_EXPECT_EQ(test, sl->state, SMC_LNK_ACTIVE);
+	KUNIT_EXPECT_EQ(test, cl->state, SMC_LNK_ACTIVE);
+	KUNIT_EXPECT_EQ(test, sl->link_id, cl->link_id);
+	KUNIT_EXPECT_EQ(test, c->serv->type, SMC_LGR_SINGLE);
+	KUNIT_EXPECT_EQ(test, c->clnt->type, SMC_LGR_SINGLE);
+	KUNIT_EXPECT_EQ(test, sl->peer_link_uid, cl->link_uid);
+	KUNIT_EXPECT_EQ(test, cl->peer_link_uid, sl->link_uid);
+}
+
+/* first contact, TEST_LINK, and who may reuse the groups */
+static void smc_lgr_confirm(struct kunit *test)
+{
+	struct lgrt_ctx *c = test->priv;
+	struct smc_lgr_match m = {};
+	struct smc_link_group *lgr;
+	struct smc_lgr_link *sl, *cl, *lnk = NULL;
+	long pos;
+	int left;
+
+	lgrt_pair_up(test, SMC_CLC_V1);
+	sl = &c->serv->lnk[0];
+	cl = &c->clnt->lnk[0];
+	KUNIT_EXPECT_EQ(test, smc_llc_test_link(cl), 0);
+	KUNIT_EXPECT_EQ(test, smc_llc_test_link(sl), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->serv->llc_unknown), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->clnt->llc_unknown), 0);
+	KUNIT_EXPECT_GE(test, atomic_read(&c->sel.dev->crit_cnt), 2);
+	KUNIT_EXPECT_GE(test, atomic_read(&c->sel.dev->ports[0].lnk_cnt), 2);
+
+	/* the netlink walk: all groups, and a continuation after one */
+	left = 10;
+	pos = 0;
+	smc_lgr_dump(&init_net, &pos, lgrt_count, &left);
+	KUNIT_EXPECT_EQ(test, pos, 2);
+	KUNIT_EXPECT_EQ(test, left, 8);
+	left = 1;
+	pos = 0;
+	smc_lgr_dump(&init_net, &pos, lgrt_count, &left);
+	KUNIT_EXPECT_EQ(test, pos, 1);
+	left = 10;
+	smc_lgr_dump(&init_net, &pos, lgrt_count, &left);
+	KUNIT_EXPECT_EQ(test, pos, 2);
+	KUNIT_EXPECT_EQ(test, left, 9);
+
+	/* the server reuses its group for the same peer */
+	m.role = SMC_SERV;
+	m.smc_version = SMC_CLC_V1;
+	m.peer_systemid = lgrt_sysid_clnt;
+	m.peer_gid = sl->peer_gid;
+	m.peer_mac = sl->peer_mac;
+	lgr = smc_lgr_find(&init_net, &m, &lnk);
+	KUNIT_EXPECT_PTR_EQ(test, lgr, c->serv);
+	KUNIT_EXPECT_PTR_EQ(test, lnk, sl);
+	if (lgr)
+		smc_lgr_put(lgr);
+	m.vlan_id = 7;
+	KUNIT_EXPECT_NULL(test, smc_lgr_find(&init_net, &m, &lnk));
+	m.vlan_id = 0;
+	m.peer_systemid = lgrt_sysid_serv;
+	KUNIT_EXPECT_NULL(test, smc_lgr_find(&init_net, &m, &lnk));
+	c->serv->sync_err = true;
+	m.peer_systemid = lgrt_sysid_clnt;
+	KUNIT_EXPECT_NULL(test, smc_lgr_find(&init_net, &m, &lnk));
+	c->serv->sync_err = false;
+
+	/* the client needs the QPN of the Accept */
+	m.role = SMC_CLNT;
+	m.peer_systemid = lgrt_sysid_serv;
+	m.peer_gid = cl->peer_gid;
+	m.peer_mac = cl->peer_mac;
+	m.peer_qpn = sl->wr.qp->qp_num;
+	lgr = smc_lgr_find(&init_net, &m, &lnk);
+	KUNIT_EXPECT_PTR_EQ(test, lgr, c->clnt);
+	if (lgr)
+		smc_lgr_put(lgr);
+	m.peer_qpn++;
+	KUNIT_EXPECT_NULL(test, smc_lgr_find(&init_net, &m, &lnk));
+}
+
+/* an RMB announced and withdrawn over LLC v2; buffers are reused */
+static void smc_lgr_rkey(struct kunit *test)
+{
+	struct lgrt_ctx *c = test->priv;
+	struct smc_buf_desc *rmb, *again, *sbuf;
+	struct smc_lgr_link *sl, *cl;
+	struct ib_mr *mr;
+	int idx, idx2;
+	u32 rkey;
+
+	lgrt_pair_up(test, SMC_CLC_V2);
+	sl = &c->serv->lnk[0];
+	cl = &c->clnt->lnk[0];
+	rmb = smc_buf_get(c->serv, true, 20000);
+	KUNIT_ASSERT_NOT_NULL(test, rmb);
+	KUNIT_EXPECT_EQ(test, rmb->len, 32768U);
+	KUNIT_EXPECT_EQ(test, rmb->comp, 1);
+	KUNIT_EXPECT_TRUE(test, test_bit(0, &rmb->regd));
+	rkey = rmb->mr[0].rkey;
+	mr = rmb->mr[0].mr;
+	KUNIT_EXPECT_EQ(test, smc_llc_confirm_rkey(sl, rmb), 0);
+	KUNIT_EXPECT_TRUE(test, rmb->confirmed);
+	idx = smc_rtoken_find(c->clnt, cl->idx, rkey);
+	KUNIT_ASSERT_GE(test, idx, 0);
+	KUNIT_EXPECT_EQ(test, c->clnt->rtokens[idx][0].vaddr, rmb->mr[0].addr);
+	/* announced twice: the peer keeps one rtoken */
+	KUNIT_EXPECT_EQ(test, smc_llc_confirm_rkey(sl, rmb), 0);
+	idx2 = smc_rtoken_find(c->clnt, cl->idx, rkey);
+	KUNIT_EXPECT_EQ(test, idx2, idx);
+	KUNIT_EXPECT_EQ(test, bitmap_weight(c->clnt->rtokens_used,
+					    SMC_RMBS_PER_LGR_MAX), 1);
+
+	KUNIT_EXPECT_EQ(test, smc_llc_delete_rkey(sl, rmb), 0);
+	KUNIT_EXPECT_FALSE(test, rmb->confirmed);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_find(c->clnt, cl->idx, rkey),
+			-ENOENT);
+	/* the peer reports an rkey it does not know */
+	KUNIT_EXPECT_EQ(test, smc_llc_delete_rkey(sl, rmb), -ENOENT);
+
+	/* put and get again: the same buffer, zeroed, still registered */
+	memset(rmb->cpu_addr, 0xab, rmb->len);
+	smc_buf_put(c->serv, rmb);
+	again = smc_buf_get(c->serv, true, 32768);
+	KUNIT_EXPECT_PTR_EQ(test, again, rmb);
+	KUNIT_EXPECT_PTR_EQ(test, rmb->mr[0].mr, mr);
+	KUNIT_EXPECT_EQ(test, rmb->mr[0].rkey, rkey);
+	KUNIT_EXPECT_EQ(test, ((u8 *)rmb->cpu_addr)[100], 0);
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&c->serv->rmbs[1]));
+	/* in use: a second one is a new buffer */
+	again = smc_buf_get(c->serv, true, 32768);
+	KUNIT_ASSERT_NOT_NULL(test, again);
+	KUNIT_EXPECT_PTR_NE(test, again, rmb);
+	KUNIT_EXPECT_NE(test, again->mr[0].rkey, rkey);
+
+	sbuf = smc_buf_get(c->clnt, false, 16384);
+	KUNIT_ASSERT_NOT_NULL(test, sbuf);
+	KUNIT_EXPECT_TRUE(test, test_bit(0, &sbuf->regd));
+	KUNIT_EXPECT_NE(test, sbuf->dma[0], 0);
+	smc_buf_put(c->clnt, sbuf);
+
+	/* the rtoken table on its own */
+	idx = smc_rtoken_add(c->clnt, 0, 0x1000, 77);
+	KUNIT_EXPECT_GE(test, idx, 0);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_add(c->clnt, 0, 0x1000, 77), idx);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_set_link(c->clnt, idx, 1, 0x2000, 78),
+			0);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_find(c->clnt, 1, 78), idx);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_delete(c->clnt, 78), 0);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_find(c->clnt, 0, 77), -ENOENT);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_delete(c->clnt, 78), -ENOENT);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->serv->llc_unknown), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->clnt->llc_unknown), 0);
+}
+
+/* alert tokens: nonzero and unique; the group's connection limit */
+static void smc_lgr_conns(struct kunit *test)
+{
+	struct lgrt_ctx *c = test->priv;
+	int i, j;
+
+	lgrt_pair_up(test, SMC_CLC_V1);
+	c->serv->max_conns = LGRT_CONNS;
+	for (i = 0; i < LGRT_CONNS; i++) {
+		KUNIT_ASSERT_EQ(test, smc_conn_register(c->serv, &c->conns[i]),
+				0);
+		c->registered[i] = true;
+		KUNIT_EXPECT_NE(test, c->conns[i].alert_token_local, 0);
+		KUNIT_EXPECT_PTR_EQ(test, c->conns[i].lgr, c->serv);
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_NE(test, c->conns[i].alert_token_local,
+					c->conns[j].alert_token_local);
+	}
+	KUNIT_EXPECT_EQ(test, c->serv->conns_num, LGRT_CONNS);
+	KUNIT_EXPECT_EQ(test, smc_conn_register(c->serv,
+						&c->conns[LGRT_CONNS]),
+			-ENOSPC);
+	spin_lock_bh(&c->serv->lock);
+	KUNIT_EXPECT_PTR_EQ(test, smc_conn_find(c->serv,
+						c->conns[3].alert_token_local),
+			    &c->conns[3]);
+	spin_unlock_bh(&c->serv->lock);
+	for (i = 0; i < LGRT_CONNS; i++) {
+		smc_conn_unregister(&c->conns[i]);
+		c->registered[i] = false;
+		KUNIT_EXPECT_NULL(test, c->conns[i].lgr);
+	}
+	KUNIT_EXPECT_EQ(test, c->serv->conns_num, 0);
+	/* idle for the default 600 s now: still there */
+	KUNIT_EXPECT_FALSE(test, c->serv->terminating);
+	KUNIT_EXPECT_EQ(test, kref_read(&c->serv->ref), 3);
+}
+
+/* termination with the links up takes the peer's group down too */
+static void smc_lgr_terminate_up(struct kunit *test)
+{
+	struct lgrt_ctx *c = test->priv;
+
+	lgrt_pair_up(test, SMC_CLC_V1);
+	KUNIT_ASSERT_EQ(test, smc_conn_register(c->clnt, &c->conns[0]), 0);
+	c->registered[0] = true;
+	smc_lgr_terminate(c->serv, SMC_LLC_DEL_OP_INIT_TERM);
+	KUNIT_EXPECT_TRUE(test, smc_lgr_wait_gone(c->serv, 0));
+	KUNIT_EXPECT_EQ(test, c->serv->lnk[0].state, SMC_LNK_UNUSED);
+	/* the client got DELETE_LINK ALL */
+	KUNIT_ASSERT_TRUE(test, smc_lgr_wait_gone(c->clnt, LGRT_WAIT));
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(c->conns[0].killed));
+	KUNIT_EXPECT_EQ(test, c->clnt->term_reason, 0);
+	KUNIT_EXPECT_EQ(test, smc_conn_register(c->clnt, &c->conns[1]),
+			-ENOLINK);
+	KUNIT_EXPECT_EQ(test, smc_lgr_count(&init_net), 0);
+	smc_conn_unregister(&c->conns[0]);
+	c->registered[0] = false;
+	/* the server's group lives on for its holder only */
+	KUNIT_EXPECT_EQ(test, kref_read(&c->serv->ref), 1);
+}
+
+/* an idle group is freed after its delay, and tells the peer */
+static void smc_lgr_idle_free(struct kunit *test)
+{
+	struct lgrt_ctx *c = test->priv;
+
+	lgrt_pair_up(test, SMC_CLC_V1);
+	c->serv->free_delay = HZ / 10;
+	KUNIT_ASSERT_EQ(test, smc_conn_register(c->serv, &c->conns[0]), 0);
+	smc_conn_unregister(&c->conns[0]);
+	KUNIT_ASSERT_TRUE(test, smc_lgr_wait_gone(c->serv, LGRT_WAIT));
+	KUNIT_EXPECT_EQ(test, c->serv->term_reason, SMC_LGR_REASON_FREE);
+	KUNIT_ASSERT_TRUE(test, smc_lgr_wait_gone(c->clnt, LGRT_WAIT));
+	KUNIT_EXPECT_EQ(test, smc_lgr_count(&init_net), 0);
+}
+
+/* an LLC message as a peer might send it, past our own flows */
+static int lgrt_send_raw(struct smc_lgr_link *lnk,
+			 const struct smc_llc_msg_info *m)
+{
+	struct smc_wr_tx_slot *slot;
+	int rc, len;
+
+	rc = smc_wr_send_slot_get(&lnk->wr, &slot, SMC_WR_SEND_WAIT);
+	if (rc)
+		return rc;
+	len = smc_llc_encode(smc_wr_slot_buf(slot), SMC_WR_TX_SIZE, m,
+			     SMC_LLC_ORDER_LE);
+	if (len < 0) {
+		smc_wr_send_slot_put(&lnk->wr, slot);
+		return len;
+	}
+	return smc_wr_send(&lnk->wr, slot, NULL, NULL);
+}
+
+/*
+ * Peer behaviour: a type with no handler here is counted and dropped;
+ * the client rejects the server's ADD_LINK; that rejection, reaching a
+ * server that asked for nothing, ends its group as a protocol violation
+ * and the client's with it.  The LLC work handles messages in order, so
+ * a TEST_LINK answered after a message means the message was handled.
+ */
+static void smc_lgr_llc_peer(struct kunit *test)
+{
+	struct lgrt_ctx *c = test->priv;
+	struct smc_llc_msg_info m = {};
+	struct smc_lgr_link *sl;
+
+	lgrt_pair_up(test, SMC_CLC_V1);
+	sl = &c->serv->lnk[0];
+	m.type = SMC_LLC_CONFIRM_RKEY_CONT;
+	m.version = SMC_LLC_V1;
+	KUNIT_ASSERT_EQ(test, lgrt_send_raw(sl, &m), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_test_link(sl), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->clnt->llc_unknown), 1);
+	KUNIT_EXPECT_FALSE(test, c->clnt->terminating);
+
+	memset(&m, 0, sizeof(m));
+	m.type = SMC_LLC_ADD_LINK;
+	m.version = SMC_LLC_V1;
+	memcpy(m.add_link.gid, sl->wr.gid.raw, SMC_LLC_GID_SIZE);
+	ether_addr_copy(m.add_link.mac, sl->wr.mac);
+	m.add_link.link_num = sl->link_id + 1;
+	m.add_link.qp_mtu = IB_MTU_1024;
+	KUNIT_ASSERT_EQ(test, lgrt_send_raw(sl, &m), 0);
+	KUNIT_ASSERT_TRUE(test, smc_lgr_wait_gone(c->serv, LGRT_WAIT));
+	KUNIT_EXPECT_EQ(test, c->serv->term_reason, SMC_LLC_DEL_PROT_VIOL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->serv->llc_unknown), 1);
+	/* the DELETE_LINK ALL of the server ends the client's group */
+	KUNIT_ASSERT_TRUE(test, smc_lgr_wait_gone(c->clnt, LGRT_WAIT));
+	KUNIT_EXPECT_EQ(test, smc_lgr_count(&init_net), 0);
+}
+
+static struct kunit_case smc_lgr_cases[] = {
+	KUNIT_CASE(smc_lgr_confirm),
+	KUNIT_CASE(smc_lgr_rkey),
+	KUNIT_CASE(smc_lgr_conns),
+	KUNIT_CASE(smc_lgr_terminate_up),
+	KUNIT_CASE(smc_lgr_idle_free),
+	KUNIT_CASE(smc_lgr_llc_peer),
+	{}
+};
+
+static struct kunit_suite smc_lgr_suite = {
+	.name = "smc_lgr",
+	.init = lgrt_init,
+	.exit = lgrt_exit,
+	.test_cases = smc_lgr_cases,
+};
+
+kunit_test_suites(&smc_lgr_suite);

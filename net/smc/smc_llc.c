@@ -1,0 +1,841 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
+ *
+ * LLC on the links of a link group (protocol reference 5): the receive
+ * side, the first-contact CONFIRM_LINK exchange, the rkey flows and the
+ * TEST_LINK keepalive.  Messages are built and parsed by smc_llc_wire.c
+ * only.
+ *
+ * Receive: smc_wr hands us messages in softirq context; they are copied
+ * to the group's list and handled in order by the group's LLC work in
+ * process context.  A flow waiting for a message (lnk->llc_want) gets it
+ * copied to lnk->llc_resp; everything else is handled here.
+ *
+ * Link groups stay single-link: an ADD_LINK request from the server is
+ * rejected with "no alternate path", which the protocol allows and which
+ * keeps the group usable with one link; a client's suggestion
+ * (ADD_LINK from the client, REQ_ADD_LINK) is ignored.
+ */
+
+#define pr_fmt(fmt) "smc: " fmt
+
+#include <linux/jiffies.h>
+#include <linux/list.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "smc.h"
+#include "smc_clc.h"
+#include "smc_lgr.h"
+
+#ifdef SMC_HAVE_KUNIT_VISIBILITY
+#include <kunit/visibility.h>
+#else	/* before 6.2 */
+#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
+#endif
+
+#define SMC_LLC_RX_QUEUE_MAX	64	/* messages waiting for the work */
+#define SMC_LLC_KEY_RESP	0x80	/* in llc_want: a response */
+#define SMC_LLC_TESTLINK_WAIT	(2 * HZ)
+
+/* a received message waiting for the LLC work */
+struct smc_llc_qentry {
+	struct list_head	list;
+	u8			lnk_idx;
+	unsigned int		len;
+	u8			buf[];
+};
+
+static smc_lgr_cdc_rx_t smc_llc_cdc_rx_fn;
+
+/**
+ * smc_lgr_set_cdc_rx() - set the handler of received CDC messages
+ * @fn: the data path's handler, NULL to remove it
+ *
+ * Context: module init or exit, while no link exists.
+ */
+void smc_lgr_set_cdc_rx(smc_lgr_cdc_rx_t fn)
+{
+	WRITE_ONCE(smc_llc_cdc_rx_fn, fn);
+}
+
+static struct smc_lgr_link *smc_llc_lnk(struct smc_link *wr)
+{
+	return container_of(wr, struct smc_lgr_link, wr);
+}
+
+static u8 smc_llc_version(const struct smc_link_group *lgr)
+{
+	return lgr->smc_version == SMC_CLC_V2 ? SMC_LLC_V2 : SMC_LLC_V1;
+}
+
+static u8 smc_llc_key(u8 type, u8 flags)
+{
+	return type | (flags & SMC_LLC_FLAG_RESP ? SMC_LLC_KEY_RESP : 0);
+}
+
+/* --- sending ------------------------------------------------------------- */
+
+/* pins what a waited-for SEND completion touches */
+struct smc_llc_sent {
+	struct kref		ref;
+	struct completion	done;
+};
+
+static void smc_llc_sent_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct smc_llc_sent, ref));
+}
+
+static void smc_llc_sent_done(struct smc_link *lnk, void *priv,
+			      enum ib_wc_status status)
+{
+	struct smc_llc_sent *s = priv;
+
+	complete(&s->done);
+	kref_put(&s->ref, smc_llc_sent_release);
+}
+
+/*
+ * Send @m on @lnk: a 44-byte slot, or the v2 buffer for longer v2
+ * messages.  With @sent the completion is reported there.
+ */
+static int smc_llc_send_msg(struct smc_lgr_link *lnk,
+			    const struct smc_llc_msg_info *m,
+			    struct smc_llc_sent *sent)
+{
+	enum smc_llc_order order = READ_ONCE(lnk->lgr->llc_order);
+	smc_wr_tx_done_t done = sent ? smc_llc_sent_done : NULL;
+	struct smc_wr_tx_slot *slot;
+	int rc, len;
+	u8 *buf;
+
+	rc = smc_wr_send_slot_get(&lnk->wr, &slot, SMC_WR_SEND_WAIT);
+	if (rc)
+		return rc;
+	len = smc_llc_encode(smc_wr_slot_buf(slot), SMC_WR_TX_SIZE, m, order);
+	if (len == -EMSGSIZE && m->version == SMC_LLC_V2) {
+		smc_wr_send_slot_put(&lnk->wr, slot);
+		rc = smc_wr_send_v2_get(&lnk->wr, &slot, &buf,
+					SMC_WR_SEND_WAIT);
+		if (rc)
+			return rc;
+		len = smc_llc_encode(buf, SMC_WR_BUF_V2_SIZE, m, order);
+		if (len < 0) {
+			smc_wr_send_slot_put(&lnk->wr, slot);
+			return len;
+		}
+		if (sent)
+			kref_get(&sent->ref);
+		rc = smc_wr_send_v2(&lnk->wr, slot, len, done, sent);
+		goto out;
+	}
+	if (len < 0) {
+		smc_wr_send_slot_put(&lnk->wr, slot);
+		return len;
+	}
+	if (sent)
+		kref_get(&sent->ref);
+	rc = smc_wr_send(&lnk->wr, slot, done, sent);
+out:
+	if (rc && sent)
+		kref_put(&sent->ref, smc_llc_sent_release);
+	return rc;
+}
+
+static void smc_llc_init_msg(struct smc_lgr_link *lnk,
+			     struct smc_llc_msg_info *m, u8 type, u8 flags)
+{
+	memset(m, 0, sizeof(*m));
+	m->type = type;
+	m->version = smc_llc_version(lnk->lgr);
+	m->flags = flags;
+}
+
+/**
+ * smc_llc_send_delete_all() - DELETE_LINK ALL on every usable link
+ * @lgr: the group, being torn down
+ * @orderly: set ORDERLY (idle free), else an abnormal termination
+ * @reason: SMC_LLC_DEL_*
+ *
+ * Waits (bounded) for each SEND to complete, so that the link's
+ * destruction right after does not flush it.
+ *
+ * Context: process context.
+ * Return: the number of links the message went out on.
+ */
+int smc_llc_send_delete_all(struct smc_link_group *lgr, bool orderly,
+			    u32 reason)
+{
+	struct smc_llc_msg_info m;
+	int i, sent = 0;
+
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
+		struct smc_lgr_link *lnk = &lgr->lnk[i];
+		struct smc_llc_sent *s;
+
+		if (lnk->state == SMC_LNK_UNUSED ||
+		    lnk->wr.qp_state != SMC_WR_QP_RTS)
+			continue;
+		s = kzalloc(sizeof(*s), GFP_KERNEL);
+		if (!s)
+			continue;
+		kref_init(&s->ref);
+		init_completion(&s->done);
+		smc_llc_init_msg(lnk, &m, SMC_LLC_DELETE_LINK,
+				 SMC_LLC_FLAG_DEL_LINK_ALL |
+				 (orderly ? SMC_LLC_FLAG_DEL_LINK_ORDERLY : 0));
+		m.delete_link.reason = reason;
+		if (!smc_llc_send_msg(lnk, &m, s) &&
+		    wait_for_completion_timeout(&s->done, SMC_LLC_WAIT_TIME))
+			sent++;
+		kref_put(&s->ref, smc_llc_sent_release);
+	}
+	return sent;
+}
+
+/* --- waiting for a message ------------------------------------------------- */
+
+static void smc_llc_want(struct smc_lgr_link *lnk, u8 key, bool keep_early)
+{
+	spin_lock_bh(&lnk->lgr->llc_rx_lock);
+	lnk->llc_want = key;
+	if (!keep_early || lnk->llc_resp_type != key)
+		lnk->llc_resp_type = 0;
+	spin_unlock_bh(&lnk->lgr->llc_rx_lock);
+}
+
+/*
+ * Wait for the message announced by smc_llc_want() and decode it into
+ * @m.  Return: 0, -ETIMEDOUT, -ENOLINK if the link or group went down,
+ * or the decoder's error.
+ */
+static int smc_llc_wait(struct smc_lgr_link *lnk, u8 key, long timeout,
+			struct smc_llc_msg_info *m)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	u8 resp[SMC_WR_TX_SIZE];
+	bool got;
+
+	wait_event_timeout(lnk->llc_wait,
+			   READ_ONCE(lnk->llc_resp_type) == key ||
+			   READ_ONCE(lgr->terminating) ||
+			   test_bit(SMC_WR_LINK_DOWN, &lnk->wr.flags),
+			   timeout);
+	spin_lock_bh(&lgr->llc_rx_lock);
+	got = lnk->llc_resp_type == key;
+	if (got)
+		memcpy(resp, lnk->llc_resp, sizeof(resp));
+	lnk->llc_want = 0;
+	lnk->llc_resp_type = 0;
+	spin_unlock_bh(&lgr->llc_rx_lock);
+	if (!got)
+		return READ_ONCE(lgr->terminating) ||
+		       test_bit(SMC_WR_LINK_DOWN, &lnk->wr.flags) ?
+		       -ENOLINK : -ETIMEDOUT;
+	return smc_llc_decode(resp, sizeof(resp), m);
+}
+
+/* send request @req and wait for its response */
+static int smc_llc_xchg(struct smc_lgr_link *lnk,
+			const struct smc_llc_msg_info *req, long timeout,
+			struct smc_llc_msg_info *resp)
+{
+	u8 key = smc_llc_key(req->type, SMC_LLC_FLAG_RESP);
+	int rc;
+
+	smc_llc_want(lnk, key, false);
+	rc = smc_llc_send_msg(lnk, req, NULL);
+	if (rc) {
+		smc_llc_want(lnk, 0, false);
+		return rc;
+	}
+	return smc_llc_wait(lnk, key, timeout, resp);
+}
+
+/* --- first contact --------------------------------------------------------- */
+
+static void smc_llc_link_active(struct smc_lgr_link *lnk)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+
+	spin_lock_bh(&lgr->lock);
+	lnk->state = SMC_LNK_ACTIVE;
+	if (lgr->type == SMC_LGR_NONE) {
+		lgr->type = SMC_LGR_SINGLE;
+		atomic_inc(&lnk->smcibdev->crit_cnt);
+	}
+	spin_unlock_bh(&lgr->lock);
+	smc_llc_testlink_start(lnk);
+}
+
+static void smc_llc_confirm_msg(struct smc_lgr_link *lnk,
+				struct smc_llc_msg_info *m, u8 flags)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+
+	smc_llc_init_msg(lnk, m, SMC_LLC_CONFIRM_LINK,
+			 flags | SMC_LLC_FLAG_NO_RMBE_EYEC);
+	ether_addr_copy(m->confirm_link.mac, lnk->wr.mac);
+	memcpy(m->confirm_link.gid, lnk->wr.gid.raw, SMC_LLC_GID_SIZE);
+	m->confirm_link.qpn = lnk->wr.qp->qp_num;
+	m->confirm_link.link_num = lnk->link_id;
+	m->confirm_link.link_uid = lnk->link_uid;
+	m->confirm_link.max_links = lgr->max_links;
+	/* the byte is reserved before SMC-Rv2.1 */
+	if (lgr->smc_version == SMC_CLC_V2 && lgr->release >= 1)
+		m->confirm_link.max_conns = lgr->max_conns;
+}
+
+/* QP of a new link to RTS and the group's buffers onto it */
+static int smc_llc_link_ready(struct smc_lgr_link *lnk)
+{
+	int rc = 0;
+
+	if (lnk->wr.qp_state == SMC_WR_QP_INIT)
+		rc = smc_lgr_link_rtr(lnk);
+	if (!rc)
+		rc = smc_wr_qp_to_rts(&lnk->wr);
+	if (!rc)
+		rc = smc_buf_reg_link(lnk);
+	return rc;
+}
+
+/**
+ * smc_llc_confirm_link_serv() - server side of the first link's confirm
+ * @lnk: the new link, ACTIVATING, the peer's CLC values set
+ *
+ * QP to RTS, the RMBs registered, the CONFIRM_LINK request sent; with
+ * the response the link is ACTIVE and the group SINGLE.
+ *
+ * Context: process context; sleeps up to SMC_LLC_WAIT_TIME.
+ * Return: 0, or a positive SMC_CLC_DECL_* for the CLC layer's decline.
+ */
+int smc_llc_confirm_link_serv(struct smc_lgr_link *lnk)
+{
+	struct smc_llc_msg_info req, resp;
+	int rc;
+
+	mutex_lock(&lnk->lgr->llc_flow_lock);
+	rc = lnk->state == SMC_LNK_ACTIVATING ? smc_llc_link_ready(lnk) :
+						-ENOLINK;
+	if (rc) {
+		rc = SMC_CLC_DECL_INTERR;
+		goto out;
+	}
+	smc_llc_confirm_msg(lnk, &req, 0);
+	rc = smc_llc_xchg(lnk, &req, SMC_LLC_WAIT_TIME, &resp);
+	if (rc) {
+		rc = rc == -ETIMEDOUT ? SMC_CLC_DECL_TIMEOUT_CL :
+					SMC_CLC_DECL_INTERR;
+		goto out;
+	}
+	if (resp.confirm_link.qpn != lnk->peer_qpn ||
+	    memcmp(resp.confirm_link.gid, lnk->peer_gid, SMC_GID_SIZE)) {
+		rc = SMC_CLC_DECL_INTERR;	/* not the peer of CLC */
+		goto out;
+	}
+	lnk->peer_link_uid = resp.confirm_link.link_uid;
+	smc_llc_link_active(lnk);
+out:
+	mutex_unlock(&lnk->lgr->llc_flow_lock);
+	return rc;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_llc_confirm_link_serv);
+
+/**
+ * smc_llc_confirm_link_clnt() - client side of the first link's confirm
+ * @lnk: the new link, ACTIVATING, QP in RTR (or INIT with the peer set)
+ *
+ * Waits for the server's CONFIRM_LINK request, takes the link id, moves
+ * the QP to RTS, registers the RMBs and answers; the link is ACTIVE.
+ *
+ * Context: process context; sleeps up to SMC_LLC_WAIT_CLNT_FIRST.
+ * Return: 0, or a positive SMC_CLC_DECL_* for the CLC layer's decline.
+ */
+int smc_llc_confirm_link_clnt(struct smc_lgr_link *lnk)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	u8 key = smc_llc_key(SMC_LLC_CONFIRM_LINK, 0);
+	struct smc_llc_msg_info req, resp;
+	int rc;
+
+	mutex_lock(&lgr->llc_flow_lock);
+	if (lnk->state != SMC_LNK_ACTIVATING) {
+		rc = SMC_CLC_DECL_INTERR;
+		goto out;
+	}
+	if (lnk->wr.qp_state == SMC_WR_QP_INIT && smc_lgr_link_rtr(lnk)) {
+		rc = SMC_CLC_DECL_INTERR;
+		goto out;
+	}
+	/* the request may have arrived already: keep it */
+	smc_llc_want(lnk, key, true);
+	rc = smc_llc_wait(lnk, key, SMC_LLC_WAIT_CLNT_FIRST, &req);
+	if (rc) {
+		rc = rc == -ETIMEDOUT ? SMC_CLC_DECL_TIMEOUT_CL :
+					SMC_CLC_DECL_INTERR;
+		goto out;
+	}
+	if ((req.flags & SMC_LLC_FLAG_NO_RMBE_EYEC) !=
+	    SMC_LLC_FLAG_NO_RMBE_EYEC) {
+		rc = SMC_CLC_DECL_RMBE_EC;
+		goto out;
+	}
+	if (!req.confirm_link.link_num) {
+		rc = SMC_CLC_DECL_INTERR;
+		goto out;
+	}
+	spin_lock_bh(&lgr->lock);
+	lnk->link_id = req.confirm_link.link_num;
+	lnk->link_uid = lgr->id | lnk->link_id;
+	spin_unlock_bh(&lgr->lock);
+	lnk->peer_link_uid = req.confirm_link.link_uid;
+	if (req.confirm_link.max_links < lgr->max_links)
+		lgr->max_links = req.confirm_link.max_links;
+	if (req.confirm_link.max_conns &&
+	    req.confirm_link.max_conns < lgr->max_conns)
+		lgr->max_conns = req.confirm_link.max_conns;
+	if (smc_wr_qp_to_rts(&lnk->wr) || smc_buf_reg_link(lnk)) {
+		rc = SMC_CLC_DECL_INTERR;
+		goto out;
+	}
+	smc_llc_confirm_msg(lnk, &resp, SMC_LLC_FLAG_RESP);
+	if (smc_llc_send_msg(lnk, &resp, NULL)) {
+		rc = SMC_CLC_DECL_INTERR;
+		goto out;
+	}
+	smc_llc_link_active(lnk);
+out:
+	mutex_unlock(&lgr->llc_flow_lock);
+	return rc;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_llc_confirm_link_clnt);
+
+/* --- local flows ----------------------------------------------------------- */
+
+/**
+ * smc_llc_test_link() - TEST_LINK request, wait for the response
+ * @lnk: an ACTIVE link
+ *
+ * Context: process context; sleeps up to SMC_LLC_WAIT_TIME.
+ * Return: 0 if the peer echoed our data, else a negative errno.
+ */
+int smc_llc_test_link(struct smc_lgr_link *lnk)
+{
+	struct smc_llc_msg_info req, resp;
+	int rc;
+
+	mutex_lock(&lnk->lgr->llc_flow_lock);
+	smc_llc_init_msg(lnk, &req, SMC_LLC_TEST_LINK, 0);
+	get_random_bytes(req.test_link.data, sizeof(req.test_link.data));
+	rc = smc_llc_xchg(lnk, &req, SMC_LLC_WAIT_TIME, &resp);
+	if (!rc && memcmp(req.test_link.data, resp.test_link.data,
+			  sizeof(req.test_link.data)))
+		rc = -EPROTO;
+	mutex_unlock(&lnk->lgr->llc_flow_lock);
+	return rc;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_llc_test_link);
+
+/**
+ * smc_llc_confirm_rkey() - announce a new RMB of a reused group
+ * @lnk: the link to send on; the RMB is registered on it
+ * @rmb: the RMB
+ *
+ * Context: process context; runs as the group's local flow and sleeps up
+ * to SMC_LLC_WAIT_TIME for the response.
+ * Return: 0, -EPROTO if the peer refused it, or a negative errno.
+ */
+int smc_llc_confirm_rkey(struct smc_lgr_link *lnk, struct smc_buf_desc *rmb)
+{
+	struct smc_llc_msg_info req, resp;
+	int rc;
+
+	if (!test_bit(lnk->idx, &rmb->regd))
+		return -EINVAL;
+	mutex_lock(&lnk->lgr->llc_flow_lock);
+	smc_llc_init_msg(lnk, &req, SMC_LLC_CONFIRM_RKEY, 0);
+	/* rtoken[0]: this link; no rtokens for other links follow */
+	req.confirm_rkey.rtoken[0].link_id = 0;
+	req.confirm_rkey.rtoken[0].rkey = rmb->mr[lnk->idx].rkey;
+	req.confirm_rkey.rtoken[0].vaddr = rmb->mr[lnk->idx].addr;
+	rc = smc_llc_xchg(lnk, &req, SMC_LLC_WAIT_TIME, &resp);
+	if (!rc && resp.flags & SMC_LLC_FLAG_RKEY_NEG)
+		rc = -EPROTO;
+	if (!rc)
+		rmb->confirmed = true;
+	mutex_unlock(&lnk->lgr->llc_flow_lock);
+	return rc;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_llc_confirm_rkey);
+
+/**
+ * smc_llc_delete_rkey() - withdraw an announced RMB
+ * @lnk: the link to send on
+ * @rmb: the RMB, no longer used by a connection
+ *
+ * Context: process context; runs as the group's local flow and sleeps up
+ * to SMC_LLC_WAIT_TIME for the response.
+ * Return: 0, -ENOENT if the peer did not know the rkey, or a negative
+ * errno.
+ */
+int smc_llc_delete_rkey(struct smc_lgr_link *lnk, struct smc_buf_desc *rmb)
+{
+	struct smc_llc_msg_info req, resp;
+	__be32 rkey;
+	int rc;
+
+	if (!test_bit(lnk->idx, &rmb->regd))
+		return -EINVAL;
+	rkey = cpu_to_be32(rmb->mr[lnk->idx].rkey);
+	mutex_lock(&lnk->lgr->llc_flow_lock);
+	smc_llc_init_msg(lnk, &req, SMC_LLC_DELETE_RKEY, 0);
+	req.delete_rkey.num_rkeys = 1;
+	req.delete_rkey.rkeys = &rkey;
+	rc = smc_llc_xchg(lnk, &req, SMC_LLC_WAIT_TIME, &resp);
+	/* v1: bit 7 for the first rkey; v2: the count of unknown rkeys */
+	if (!rc && resp.delete_rkey.err_mask)
+		rc = -ENOENT;
+	if (!rc || rc == -ENOENT)
+		rmb->confirmed = false;
+	mutex_unlock(&lnk->lgr->llc_flow_lock);
+	return rc;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_llc_delete_rkey);
+
+/* --- remote requests ------------------------------------------------------- */
+
+static struct smc_lgr_link *smc_llc_link_by_id(struct smc_link_group *lgr,
+					       u8 link_id)
+{
+	int i;
+
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
+		if (lgr->lnk[i].state != SMC_LNK_UNUSED &&
+		    lgr->lnk[i].link_id == link_id)
+			return &lgr->lnk[i];
+	return NULL;
+}
+
+static void smc_llc_rx_confirm_rkey(struct smc_lgr_link *lnk,
+				    struct smc_llc_msg_info *m)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_llc_rtoken_info *rt = m->confirm_rkey.rtoken;
+	int idx, i, n = min_t(int, rt[0].link_id, SMC_LLC_RTOKENS - 1);
+
+	idx = smc_rtoken_add(lgr, lnk->idx, rt[0].vaddr, rt[0].rkey);
+	for (i = 1; idx >= 0 && i <= n; i++) {
+		struct smc_lgr_link *other = smc_llc_link_by_id(lgr,
+								rt[i].link_id);
+
+		if (other && other != lnk)
+			smc_rtoken_set_link(lgr, idx, other->idx, rt[i].vaddr,
+					    rt[i].rkey);
+	}
+	m->flags |= SMC_LLC_FLAG_RESP;
+	if (idx < 0)
+		m->flags |= SMC_LLC_FLAG_RKEY_NEG;
+	smc_llc_send_msg(lnk, m, NULL);
+}
+
+static void smc_llc_rx_delete_rkey(struct smc_lgr_link *lnk,
+				   struct smc_llc_msg_info *m)
+{
+	unsigned int i, n = m->delete_rkey.num_rkeys;
+	u8 err = 0;
+
+	if (m->version == SMC_LLC_V1)
+		n = min_t(unsigned int, n, SMC_LLC_DEL_RKEY_MAX);
+	for (i = 0; i < n; i++) {
+		if (!smc_rtoken_delete(lnk->lgr, smc_llc_del_rkey_get(m, i)))
+			continue;
+		if (m->version == SMC_LLC_V1)
+			err |= 0x80 >> i;
+		else
+			err++;
+	}
+	m->delete_rkey.num_rkeys = n;
+	m->delete_rkey.err_mask = err;
+	m->flags |= SMC_LLC_FLAG_RESP;
+	smc_llc_send_msg(lnk, m, NULL);
+}
+
+static void smc_llc_rx_delete_link(struct smc_lgr_link *lnk,
+				   struct smc_llc_msg_info *m)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	bool all = m->flags & SMC_LLC_FLAG_DEL_LINK_ALL;
+
+	if (all) {
+		/* a server confirms the end of the group on its links */
+		if (lgr->role == SMC_SERV)
+			smc_llc_send_delete_all(lgr, true, m->delete_link.reason);
+	} else {
+		u32 reason = smc_llc_link_by_id(lgr, m->delete_link.link_num) ?
+			     0 : SMC_LLC_DEL_NOLNK;
+
+		smc_llc_init_msg(lnk, m, SMC_LLC_DELETE_LINK,
+				 SMC_LLC_FLAG_RESP |
+				 (m->flags & SMC_LLC_FLAG_DEL_LINK_ORDERLY));
+		m->delete_link.reason = reason;
+		smc_llc_send_msg(lnk, m, NULL);
+		if (reason)
+			return;
+	}
+	/* single-link groups: losing the link ends the group */
+	smc_lgr_terminate_async(lgr, 0);
+}
+
+static void smc_llc_rx_request(struct smc_lgr_link *lnk,
+			       struct smc_llc_msg_info *m)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+
+	switch (m->type) {
+	case SMC_LLC_TEST_LINK:
+		m->flags |= SMC_LLC_FLAG_RESP;
+		smc_llc_send_msg(lnk, m, NULL);
+		return;
+	case SMC_LLC_CONFIRM_RKEY:
+		smc_llc_rx_confirm_rkey(lnk, m);
+		return;
+	case SMC_LLC_DELETE_RKEY:
+		smc_llc_rx_delete_rkey(lnk, m);
+		return;
+	case SMC_LLC_DELETE_LINK:
+		smc_llc_rx_delete_link(lnk, m);
+		return;
+	case SMC_LLC_ADD_LINK:
+		if (lgr->role == SMC_CLNT) {
+			/* we keep the group single-link */
+			smc_llc_init_msg(lnk, m, SMC_LLC_ADD_LINK,
+					 SMC_LLC_FLAG_RESP |
+					 SMC_LLC_FLAG_ADD_LINK_REJ);
+			m->add_link.reject_reason =
+				SMC_LLC_ADD_LINK_REJ_NO_ALT_PATH;
+			smc_llc_send_msg(lnk, m, NULL);
+			return;
+		}
+		fallthrough;	/* a client's suggestion: ignored */
+	case SMC_LLC_REQ_ADD_LINK:
+		return;
+	default:
+		/* e.g. a CONFIRM_LINK nobody waits for, a stray _CONT */
+		atomic_inc(&lgr->llc_unknown);
+	}
+}
+
+static void smc_llc_rx_one(struct smc_lgr_link *lnk, const u8 *buf,
+			   unsigned int len)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_llc_msg_info m;
+	bool early, delivered = false;
+	u8 key;
+
+	if (smc_llc_decode(buf, len, &m)) {
+		atomic_inc(&lgr->llc_unknown);
+		return;
+	}
+	if (m.version == SMC_LLC_V2)
+		WRITE_ONCE(lgr->llc_order, m.order);
+	key = smc_llc_key(m.type, m.flags);
+	/* the client's first CONFIRM_LINK may come before it waits */
+	early = key == SMC_LLC_CONFIRM_LINK && lgr->role == SMC_CLNT &&
+		lnk->state == SMC_LNK_ACTIVATING;
+	spin_lock_bh(&lgr->llc_rx_lock);
+	if (lnk->llc_want == key || early) {
+		memcpy(lnk->llc_resp, buf, min_t(unsigned int, len,
+						 sizeof(lnk->llc_resp)));
+		lnk->llc_resp_type = key;
+		delivered = true;
+	}
+	spin_unlock_bh(&lgr->llc_rx_lock);
+	if (delivered) {
+		wake_up_all(&lnk->llc_wait);
+		return;
+	}
+	if (!(m.flags & SMC_LLC_FLAG_RESP)) {
+		smc_llc_rx_request(lnk, &m);
+		return;
+	}
+	/* keepalive answers need no waiter */
+	if (m.type == SMC_LLC_TEST_LINK)
+		return;
+	/* a response outside any flow: the peer broke the protocol */
+	atomic_inc(&lgr->llc_unknown);
+	smc_lgr_terminate_async(lgr, SMC_LLC_DEL_PROT_VIOL);
+}
+
+/**
+ * smc_llc_rx_work() - handle the received LLC messages of a group in order
+ * @work: lgr->llc_rx_work
+ *
+ * Context: process context, on smc_lgr_wq.
+ */
+void smc_llc_rx_work(struct work_struct *work)
+{
+	struct smc_link_group *lgr = container_of(work, struct smc_link_group,
+						  llc_rx_work);
+	struct smc_llc_qentry *e;
+
+	for (;;) {
+		spin_lock_bh(&lgr->llc_rx_lock);
+		e = list_first_entry_or_null(&lgr->llc_rx_list,
+					     struct smc_llc_qentry, list);
+		if (e) {
+			list_del(&e->list);
+			lgr->llc_rx_cnt--;
+		}
+		spin_unlock_bh(&lgr->llc_rx_lock);
+		if (!e)
+			return;
+		if (lgr->lnk[e->lnk_idx].state != SMC_LNK_UNUSED &&
+		    !READ_ONCE(lgr->torn_down))
+			smc_llc_rx_one(&lgr->lnk[e->lnk_idx], e->buf, e->len);
+		kfree(e);
+	}
+}
+
+/**
+ * smc_llc_rx_purge() - drop the LLC messages not handled yet
+ * @lgr: the group, its links destroyed and its LLC work cancelled
+ *
+ * Context: process context.
+ */
+void smc_llc_rx_purge(struct smc_link_group *lgr)
+{
+	struct smc_llc_qentry *e, *tmp;
+	LIST_HEAD(list);
+
+	spin_lock_bh(&lgr->llc_rx_lock);
+	list_splice_init(&lgr->llc_rx_list, &list);
+	lgr->llc_rx_cnt = 0;
+	spin_unlock_bh(&lgr->llc_rx_lock);
+	list_for_each_entry_safe(e, tmp, &list, list)
+		kfree(e);
+}
+
+/* softirq: copy the message, the work handles it */
+static void smc_llc_rx(struct smc_link *wr, const u8 *buf, unsigned int len)
+{
+	struct smc_lgr_link *lnk = smc_llc_lnk(wr);
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_llc_qentry *e;
+
+	WRITE_ONCE(lnk->last_rx, jiffies);
+	if (len > SMC_LLC_LEN_V2_MAX) {
+		atomic_inc(&lgr->llc_dropped);
+		return;
+	}
+	e = kmalloc(struct_size(e, buf, len), GFP_ATOMIC);
+	if (!e) {
+		atomic_inc(&lgr->llc_dropped);
+		return;
+	}
+	e->lnk_idx = lnk->idx;
+	e->len = len;
+	memcpy(e->buf, buf, len);
+	spin_lock(&lgr->llc_rx_lock);
+	if (lgr->llc_rx_cnt >= SMC_LLC_RX_QUEUE_MAX) {
+		spin_unlock(&lgr->llc_rx_lock);
+		atomic_inc(&lgr->llc_dropped);
+		kfree(e);
+		return;
+	}
+	list_add_tail(&e->list, &lgr->llc_rx_list);
+	lgr->llc_rx_cnt++;
+	queue_work(smc_lgr_wq, &lgr->llc_rx_work);
+	spin_unlock(&lgr->llc_rx_lock);
+}
+
+static void smc_llc_cdc_rx(struct smc_link *wr, const u8 *buf,
+			   unsigned int len)
+{
+	struct smc_lgr_link *lnk = smc_llc_lnk(wr);
+	smc_lgr_cdc_rx_t fn = READ_ONCE(smc_llc_cdc_rx_fn);
+
+	WRITE_ONCE(lnk->last_rx, jiffies);
+	if (fn)
+		fn(lnk, buf, len);
+}
+
+static void smc_llc_link_down_cb(struct smc_link *wr, enum ib_wc_status st)
+{
+	smc_lgr_link_down(smc_llc_lnk(wr));
+}
+
+const struct smc_wr_ops smc_llc_wr_ops = {
+	.cdc_rx		= smc_llc_cdc_rx,
+	.llc_rx		= smc_llc_rx,
+	.link_down	= smc_llc_link_down_cb,
+};
+
+/* --- TEST_LINK keepalive --------------------------------------------------- */
+
+/**
+ * smc_llc_testlink_start() - start the keepalive of an ACTIVE link
+ * @lnk: the link
+ *
+ * Context: process context.
+ */
+void smc_llc_testlink_start(struct smc_lgr_link *lnk)
+{
+	WRITE_ONCE(lnk->last_rx, jiffies);
+	lnk->testlink_sent = 0;
+	queue_delayed_work(smc_lgr_wq, &lnk->testlink_work,
+			   SMC_LLC_TESTLINK_TIME);
+}
+
+/**
+ * smc_llc_testlink_work() - the keepalive of one link
+ * @work: lnk->testlink_work
+ *
+ * Idle for net.smc.smcr_testlink_time: send TEST_LINK; no answer (nor
+ * anything else) within 2 s: the link is down.
+ *
+ * Context: process context, on smc_lgr_wq.
+ */
+void smc_llc_testlink_work(struct work_struct *work)
+{
+	struct smc_lgr_link *lnk = container_of(to_delayed_work(work),
+						struct smc_lgr_link,
+						testlink_work);
+	long interval = smc_sysctl_testlink_time(lnk->lgr->net);
+	unsigned long last = READ_ONCE(lnk->last_rx), now = jiffies;
+	struct smc_llc_msg_info m;
+	unsigned long next;
+
+	if (READ_ONCE(lnk->state) != SMC_LNK_ACTIVE)
+		return;
+	if (lnk->testlink_sent && time_after_eq(last, lnk->testlink_sent))
+		lnk->testlink_sent = 0;		/* the peer is alive */
+	if (lnk->testlink_sent) {
+		if (time_after_eq(now, lnk->testlink_sent +
+				  SMC_LLC_TESTLINK_WAIT)) {
+			smc_wr_link_down(&lnk->wr, IB_WC_RETRY_EXC_ERR);
+			return;
+		}
+		next = lnk->testlink_sent + SMC_LLC_TESTLINK_WAIT - now;
+		goto requeue;
+	}
+	if (interval <= 0) {
+		next = SMC_LLC_TESTLINK_TIME;	/* check again later */
+		goto requeue;
+	}
+	if (time_before(now, last + interval)) {
+		next = last + interval - now;
+		goto requeue;
+	}
+	smc_llc_init_msg(lnk, &m, SMC_LLC_TEST_LINK, 0);
+	lnk->testlink_sent = now | 1;
+	if (smc_llc_send_msg(lnk, &m, NULL))
+		return;		/* the link is going down anyway */
+	next = SMC_LLC_TESTLINK_WAIT;
+requeue:
+	queue_delayed_work(smc_lgr_wq, &lnk->testlink_work, next);
+}
