@@ -61,6 +61,7 @@ void smc_conn_data_init(struct smc_connection *conn,
 	conn->peer_conn_flags = 0;
 	conn->tx_flags = 0;
 	conn->tx_err = 0;
+	conn->urg_tx_pend = false;
 	conn->tx_autocork_size = SMC_TX_AUTOCORK_DEFAULT;
 	INIT_DELAYED_WORK(&conn->tx_work, smc_tx_work);
 }
@@ -260,9 +261,9 @@ static void smc_cdc_rx_urg(struct smc_connection *conn,
 	if (m->prod_flags & SMC_CDC_PROD_URG_PRESENT) {
 		conn->urg_rx_byte = ((u8 *)conn->rmb_desc->cpu_addr)[pos];
 		smc_cursor_write(&conn->urg_curs, m->prod);
-		conn->urg_state = SMC_URG_VALID;
+		WRITE_ONCE(conn->urg_state, SMC_URG_VALID);
 	} else if (m->prod_flags & SMC_CDC_PROD_URG_PENDING) {
-		conn->urg_state = SMC_URG_PENDING;
+		WRITE_ONCE(conn->urg_state, SMC_URG_PENDING);
 	}
 }
 

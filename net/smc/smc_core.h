@@ -112,6 +112,7 @@ enum {
 	SMC_TX_CORKED,		/* TCP_CORK/MSG_MORE: hold small writes */
 	SMC_TX_CDC_WANTED,	/* a CDC must go out even without data */
 	SMC_TX_STOPPED,		/* torn down: post nothing more */
+	SMC_TX_URG_WAIT,	/* urgent data sent: wait for an empty RMBE */
 };
 
 /**
@@ -328,6 +329,8 @@ struct smc_host_cursors {
  * @tx_flags: SMC_TX_* bits
  * @tx_autocork_size: autocork limit from the sysctl, 0 disables it
  * @tx_err: error of a failed CDC send, 0 if none
+ * @urg_tx_pend: urgent data is in the send ring, not yet written
+ * @urg_tx_curs: send ring cursor just after the urgent byte
  */
 struct smc_connection {
 	struct smc_link_group	*lgr;
@@ -366,6 +369,8 @@ struct smc_connection {
 	unsigned long		tx_flags;
 	u32			tx_autocork_size;
 	int			tx_err;
+	bool			urg_tx_pend;
+	union smc_cursor	urg_tx_curs;
 };
 
 #endif /* _NET_SMC_CORE_H */

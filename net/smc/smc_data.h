@@ -24,6 +24,11 @@
  *    uncork.  tx_autocork_size takes the autocorking_size sysctl.
  *  - The close code sends its flags with smc_cdc_send_flags() and reads
  *    the peer's in peer_conn_flags after ops->state_change().
+ *  - Urgent data: smc_tx_sendmsg() with MSG_OOB makes the last byte
+ *    urgent.  On receive, urg_state/urg_rx_byte/urg_curs say where the
+ *    urgent byte is (SIOCATMARK, recv with MSG_OOB, SIGURG on
+ *    ops->state_change()); smc_rx_recv() leaves it in the stream, so
+ *    skipping it without SO_OOBINLINE is up to the socket layer.
  *  - Every posted CDC, queued tx_work and running CDC receive handler
  *    holds a reference taken with ops->hold(); smc_conn_data_stop()
  *    stops new sends and cancels the work, and the connection must

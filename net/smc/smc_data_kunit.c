@@ -623,6 +623,48 @@ static void smc_data_peek(struct kunit *test)
 	dt_no_drops(test, b);
 }
 
+/*
+ * MSG_OOB: the last byte is urgent, B finds it at its producer cursor
+ * minus one; A sends nothing more until B consumed everything.
+ */
+static void smc_data_urgent(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+	u8 got[8] = {};
+	u16 seq;
+
+	dt_pair_up(test);
+	KUNIT_ASSERT_EQ(test, dt_send(a, (const u8 *)"abc", 3, MSG_OOB), 3);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 3), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(b->conn.urg_state), SMC_URG_VALID);
+	KUNIT_EXPECT_EQ(test, b->conn.urg_rx_byte, 'c');
+	KUNIT_EXPECT_EQ(test, b->conn.urg_curs.count, 3);
+	KUNIT_EXPECT_TRUE(test, b->conn.local_rx_ctrl.prod_flags &
+			  SMC_CDC_PROD_URG_PRESENT);
+	/* held back: B has not consumed the urgent data yet */
+	KUNIT_ASSERT_EQ(test, dt_send(a, (const u8 *)"de", 2, 0), 2);
+	KUNIT_ASSERT_GT(test, dt_wait(c, !atomic_read(&a->conn.cdc_pend) &&
+				      a->conn.tx_curs_fin.count == 3), 0);
+	KUNIT_EXPECT_EQ(test, smc_tx_outq(&a->conn), 2);
+	KUNIT_EXPECT_EQ(test, smc_rx_inq(&b->conn), 3);
+	/* consuming past it forces B's cursor update; A goes on */
+	seq = b->conn.tx_cdc_seq;
+	KUNIT_ASSERT_EQ(test, dt_recv(b, got, 8, 0), 3);
+	KUNIT_EXPECT_MEMEQ(test, got, "abc", 3);
+	KUNIT_EXPECT_EQ(test, b->conn.tx_cdc_seq, seq + 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(b->conn.urg_state), SMC_URG_READ);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 2), 0);
+	KUNIT_ASSERT_EQ(test, dt_recv(b, got, 8, 0), 2);
+	KUNIT_EXPECT_MEMEQ(test, got, "de", 2);
+	KUNIT_EXPECT_FALSE(test, b->conn.local_rx_ctrl.prod_flags &
+			   (SMC_CDC_PROD_URG_PRESENT |
+			    SMC_CDC_PROD_URG_PENDING));
+	dt_quiesce(test);
+	dt_no_drops(test, a);
+	dt_no_drops(test, b);
+}
+
 /* feed B a CDC as if it had arrived on its link */
 static void dt_inject(struct dt_side *s, u16 seqno, u32 token, u16 wrap,
 		      u32 count, unsigned int len)
@@ -721,6 +763,7 @@ static struct kunit_case smc_data_cases[] = {
 	KUNIT_CASE_SLOW(smc_data_bulk_both),
 	KUNIT_CASE(smc_data_flow_control),
 	KUNIT_CASE(smc_data_peek),
+	KUNIT_CASE(smc_data_urgent),
 	KUNIT_CASE(smc_data_bad_cdc),
 	KUNIT_CASE(smc_data_teardown_inflight),
 	{}

@@ -47,6 +47,29 @@ void smc_rx_cons_update(struct smc_connection *conn, bool force)
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_rx_cons_update);
 
+/*
+ * Reading past urgent data forces a cursor update: the sender waits for
+ * an empty RMBE after urgent data (6.4).
+ */
+static bool smc_rx_urg_passed(struct smc_connection *conn,
+			      const union smc_cursor *cons)
+{
+	union smc_cursor urg;
+	bool passed = false;
+
+	if (READ_ONCE(conn->urg_state) != SMC_URG_VALID)
+		return false;
+	spin_lock_bh(&conn->rx_lock);
+	urg = smc_cursor_read(&conn->urg_curs);
+	if (conn->urg_state == SMC_URG_VALID &&
+	    !smc_cursor_behind(&urg, cons)) {
+		conn->urg_state = SMC_URG_READ;
+		passed = true;
+	}
+	spin_unlock_bh(&conn->rx_lock);
+	return passed;
+}
+
 /**
  * smc_rx_recv() - copy received data out of our RMBE
  * @conn: the connection
@@ -100,7 +123,7 @@ int smc_rx_recv(struct smc_connection *conn, struct msghdr *msg,
 	smc_cursor_add(size, &cons, done);
 	smc_cursor_write(&conn->local_tx_ctrl.cons, cons);
 	atomic_sub(done, &conn->bytes_to_rcv);
-	smc_rx_cons_update(conn, false);
+	smc_rx_cons_update(conn, smc_rx_urg_passed(conn, &cons));
 	return done;
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_rx_recv);

@@ -105,7 +105,7 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 {
 	u32 sndlen = conn->sndbuf_desc->len;
 	union smc_cursor sent, prep, prod;
-	u32 pending, space, len;
+	u32 pending, space, len, urg = 0;
 	bool want_cdc;
 	int rc;
 
@@ -120,9 +120,26 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 	space = atomic_read(&conn->peer_rmbe_space);
 	len = min(pending, space);
 	want_cdc = test_bit(SMC_TX_CDC_WANTED, &conn->tx_flags);
+	/* after urgent data, nothing until the peer consumed all (6.4) */
+	if (test_bit(SMC_TX_URG_WAIT, &conn->tx_flags)) {
+		if (space < conn->peer_rmbe_size)
+			len = 0;
+		else
+			clear_bit(SMC_TX_URG_WAIT, &conn->tx_flags);
+	}
+	if (conn->urg_tx_pend) {
+		/* the urgent byte ends a write: the peer finds it at prod-1 */
+		urg = smc_cursor_diff(sndlen, &sent, &conn->urg_tx_curs);
+		conn->local_tx_ctrl.prod_flags |= SMC_CDC_PROD_URG_PENDING;
+		if (len && len >= urg)
+			len = urg;
+		else
+			urg = 0;
+	}
 	if (!len && !want_cdc)
 		return 0;
-	if (!want_cdc && corkable && smc_tx_should_cork(conn, pending))
+	if (!want_cdc && !conn->urg_tx_pend && corkable &&
+	    smc_tx_should_cork(conn, pending))
 		return 0;
 	if (!*slotp) {
 		rc = smc_wr_send_slot_get_nowait(&conn->lnk->wr, slotp);
@@ -144,6 +161,12 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 		smc_cursor_add(sndlen, &sent, len);
 		smc_cursor_write(&conn->tx_curs_sent, sent);
 		atomic_sub(len, &conn->peer_rmbe_space);
+		if (urg) {
+			conn->local_tx_ctrl.prod_flags |=
+				SMC_CDC_PROD_URG_PRESENT;
+			conn->urg_tx_pend = false;
+			set_bit(SMC_TX_URG_WAIT, &conn->tx_flags);
+		}
 	}
 	/* tell the reader we wait for room: it then updates its cursor */
 	if (pending && pending >= space)
@@ -240,7 +263,8 @@ EXPORT_SYMBOL_IF_KUNIT(smc_tx_work);
 /**
  * smc_tx_sendmsg() - copy data into the send buffer and send it
  * @conn: the connection
- * @msg: the data; MSG_MORE in msg_flags holds it like TCP_CORK
+ * @msg: the data; MSG_MORE in msg_flags holds it like TCP_CORK, with
+ *	MSG_OOB its last byte is urgent data (once all of it is copied)
  * @len: bytes to send
  *
  * Copies as much as the send buffer has room for; the socket layer
@@ -284,7 +308,16 @@ int smc_tx_sendmsg(struct smc_connection *conn, struct msghdr *msg,
 	atomic_sub(done, &conn->sndbuf_space);
 	spin_lock_bh(&conn->send_lock);
 	smc_cursor_write(&conn->tx_curs_prep, prep);
+	/* MSG_OOB: the last byte of the whole message is urgent */
+	if ((msg->msg_flags & MSG_OOB) && done == len) {
+		conn->urg_tx_curs = prep;
+		conn->urg_tx_pend = true;
+	}
 	spin_unlock_bh(&conn->send_lock);
+	if (conn->urg_tx_pend) {
+		smc_tx_pending(conn);
+		return done;
+	}
 	/* MSG_MORE holds this write like TCP_CORK, up to half the buffer */
 	if (!(msg->msg_flags & MSG_MORE) ||
 	    smc_tx_outq(conn) >= sndlen / 2)
