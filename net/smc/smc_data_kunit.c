@@ -665,6 +665,42 @@ static void smc_data_urgent(struct kunit *test)
 	dt_no_drops(test, b);
 }
 
+/*
+ * No free send slot: the push leaves data and flags to tx_work, which
+ * sends them as soon as a slot comes back.
+ */
+static void smc_data_no_slot(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+	struct smc_wr_tx_slot *slots[SMC_WR_SEND_CNT_DEF];
+	struct smc_link *wl = &a->lgr.lnk[0].wr;
+	u8 byte = 0xa5, got = 0;
+	int n = 0;
+
+	dt_pair_up(test);
+	while (n < ARRAY_SIZE(slots) &&
+	       !smc_wr_send_slot_get_nowait(wl, &slots[n]))
+		n++;
+	KUNIT_ASSERT_EQ(test, n, wl->send_cnt);
+	KUNIT_ASSERT_EQ(test, dt_send(a, &byte, 1, 0), 1);
+	/* nothing written without a slot for the CDC; the work waits */
+	KUNIT_EXPECT_TRUE(test, work_busy(&a->conn.tx_work.work));
+	KUNIT_EXPECT_EQ(test, a->conn.tx_curs_sent.count, 0);
+	KUNIT_EXPECT_EQ(test, smc_cdc_send_flags(&a->conn,
+						 SMC_CDC_CONN_CLOSED), 0);
+	while (n)
+		smc_wr_send_slot_put(wl, slots[--n]);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 1 &&
+				      READ_ONCE(b->conn.peer_conn_flags) ==
+				      SMC_CDC_CONN_CLOSED), 0);
+	KUNIT_ASSERT_EQ(test, dt_recv(b, &got, 1, 0), 1);
+	KUNIT_EXPECT_EQ(test, got, byte);
+	KUNIT_EXPECT_EQ(test, dt_recv(b, &got, 1, 0), 0);
+	dt_quiesce(test);
+	dt_no_drops(test, b);
+}
+
 /* feed B a CDC as if it had arrived on its link */
 static void dt_inject(struct dt_side *s, u16 seqno, u32 token, u16 wrap,
 		      u32 count, unsigned int len)
@@ -764,6 +800,7 @@ static struct kunit_case smc_data_cases[] = {
 	KUNIT_CASE(smc_data_flow_control),
 	KUNIT_CASE(smc_data_peek),
 	KUNIT_CASE(smc_data_urgent),
+	KUNIT_CASE(smc_data_no_slot),
 	KUNIT_CASE(smc_data_bad_cdc),
 	KUNIT_CASE(smc_data_teardown_inflight),
 	{}
