@@ -75,6 +75,48 @@ struct smc_link_group;
 struct smc_connection;
 
 /**
+ * struct smc_cdc_stats - why received CDC messages were dropped
+ * @rx_bad: not a well-formed CDC message (length, cursor out of ring)
+ * @rx_unknown_token: no connection with that alert token in the group
+ * @rx_old_seq: sequence number behind the last one accepted
+ * @rx_backwards: a cursor would have moved backwards or jumped a lap
+ */
+struct smc_cdc_stats {
+	atomic_t	rx_bad;
+	atomic_t	rx_unknown_token;
+	atomic_t	rx_old_seq;
+	atomic_t	rx_backwards;
+};
+
+/**
+ * struct smc_conn_ops - what the socket layer does for the data path
+ * @hold: take a reference on what owns the connection; the data path
+ *	holds one across every posted CDC, queued work and receive handler
+ * @put: drop it; may free the connection
+ * @data_ready: bytes arrived in our RMBE (smc_rx_recv() can progress)
+ * @write_space: send buffer space was freed (smc_tx_sendmsg() can)
+ * @state_change: the peer sent new connection flags (done writing,
+ *	closed, abort) or urgent data, or sending failed
+ *
+ * All but @hold/@put may run in softirq context with no lock held.
+ */
+struct smc_conn_ops {
+	void (*hold)(struct smc_connection *conn);
+	void (*put)(struct smc_connection *conn);
+	void (*data_ready)(struct smc_connection *conn);
+	void (*write_space)(struct smc_connection *conn);
+	void (*state_change)(struct smc_connection *conn);
+};
+
+/* bits in smc_connection.tx_flags */
+enum {
+	SMC_TX_CORKED,		/* TCP_CORK/MSG_MORE: hold small writes */
+	SMC_TX_CDC_WANTED,	/* a CDC must go out even without data */
+	SMC_TX_STOPPED,		/* torn down: post nothing more */
+	SMC_TX_URG_WAIT,	/* urgent data sent: wait for an empty RMBE */
+};
+
+/**
  * struct smc_lgr_link - one link of a link group
  * @wr: QP, CQs, send slots and receive ring (smc_wr.c); first, so that
  *	the smc_wr callbacks get here by container_of()
@@ -100,6 +142,7 @@ struct smc_connection;
  * @last_rx: jiffies of the last message received (TEST_LINK keepalive)
  * @testlink_work: the TEST_LINK keepalive of this link
  * @testlink_sent: jiffies a keepalive TEST_LINK went out, 0 for none
+ * @cdc_stats: CDC messages dropped on receive, by reason (smc_cdc.c)
  */
 struct smc_lgr_link {
 	struct smc_link		wr;
@@ -124,6 +167,7 @@ struct smc_lgr_link {
 	unsigned long		last_rx;
 	struct delayed_work	testlink_work;
 	unsigned long		testlink_sent;
+	struct smc_cdc_stats	cdc_stats;
 };
 
 /**
@@ -308,6 +352,15 @@ struct smc_host_cursors {
  * @urg_curs: cursor of the byte after the urgent byte
  * @killed: the connection was aborted by the link group's death
  * @out_of_sync: a failover check found lost CDC messages
+ * @ops: the socket layer's callbacks (smc_conn_data_init())
+ * @rx_lock: serialises CDC receive processing: @local_rx_ctrl,
+ *	@peer_conn_flags and the urgent state
+ * @peer_conn_flags: SMC_CDC_CONN_* the peer ever sent (sticky)
+ * @tx_flags: SMC_TX_* bits
+ * @tx_autocork_size: autocork limit from the sysctl, 0 disables it
+ * @tx_err: error of a failed CDC send, 0 if none
+ * @urg_tx_pend: urgent data is in the send ring, not yet written
+ * @urg_tx_curs: send ring cursor just after the urgent byte
  */
 struct smc_connection {
 	struct smc_link_group	*lgr;
@@ -340,6 +393,14 @@ struct smc_connection {
 	union smc_cursor	urg_curs;
 	bool			killed;
 	bool			out_of_sync;
+	const struct smc_conn_ops *ops;
+	spinlock_t		rx_lock;	/* see kernel-doc */
+	u8			peer_conn_flags;
+	unsigned long		tx_flags;
+	u32			tx_autocork_size;
+	int			tx_err;
+	bool			urg_tx_pend;
+	union smc_cursor	urg_tx_curs;
 };
 
 #endif /* _NET_SMC_CORE_H */

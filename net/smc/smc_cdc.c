@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
+ *
+ * CDC messages of a connection: sending one with our cursors and flags,
+ * and the receive side that moves the peer's cursors into the
+ * connection.  The wire format is smc_cdc_wire.c's; see smc_data.h for
+ * the contract with the socket layer.
+ */
+
+#include <linux/rbtree.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include "smc_data.h"
+
+#ifdef SMC_HAVE_KUNIT_VISIBILITY
+#include <kunit/visibility.h>
+#else	/* before 6.2 */
+#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
+#endif
+
+/*
+ * What the completion of one CDC touches: the connection, pinned by
+ * ops->hold(), and how far the send buffer may be freed.
+ */
+struct smc_cdc_tx_pend {
+	struct smc_connection	*conn;
+	union smc_cursor	sent;
+	u16			seqno;
+};
+
+/**
+ * smc_conn_data_init() - set up the data path of a connection
+ * @conn: the connection, its buffers and peer RMBE already set
+ * @ops: the socket layer's callbacks, which must outlive @conn
+ *
+ * Context: process context, before @conn is registered in its group.
+ */
+void smc_conn_data_init(struct smc_connection *conn,
+			const struct smc_conn_ops *ops)
+{
+	conn->ops = ops;
+	spin_lock_init(&conn->send_lock);
+	spin_lock_init(&conn->rx_lock);
+	memset(&conn->local_tx_ctrl, 0, sizeof(conn->local_tx_ctrl));
+	memset(&conn->local_rx_ctrl, 0, sizeof(conn->local_rx_ctrl));
+	memset(&conn->rx_curs_confirmed, 0, sizeof(conn->rx_curs_confirmed));
+	memset(&conn->tx_curs_prep, 0, sizeof(conn->tx_curs_prep));
+	memset(&conn->tx_curs_sent, 0, sizeof(conn->tx_curs_sent));
+	memset(&conn->tx_curs_fin, 0, sizeof(conn->tx_curs_fin));
+	memset(&conn->urg_curs, 0, sizeof(conn->urg_curs));
+	atomic_set(&conn->sndbuf_space, conn->sndbuf_desc->len);
+	atomic_set(&conn->peer_rmbe_space, conn->peer_rmbe_size);
+	atomic_set(&conn->bytes_to_rcv, 0);
+	atomic_set(&conn->cdc_pend, 0);
+	conn->rmbe_update_limit = smc_rmb_update_limit(conn->rmb_desc->len);
+	conn->tx_cdc_seq = 0;
+	conn->tx_cdc_seq_fin = 0;
+	conn->urg_state = SMC_URG_NONE;
+	conn->peer_conn_flags = 0;
+	conn->tx_flags = 0;
+	conn->tx_err = 0;
+	conn->urg_tx_pend = false;
+	conn->tx_autocork_size = SMC_TX_AUTOCORK_DEFAULT;
+	INIT_DELAYED_WORK(&conn->tx_work, smc_tx_work);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_conn_data_init);
+
+/**
+ * smc_conn_data_stop() - post nothing more for a connection
+ * @conn: the connection
+ *
+ * CDCs already posted still complete and drop their references.
+ *
+ * Context: process context; may sleep.
+ */
+void smc_conn_data_stop(struct smc_connection *conn)
+{
+	might_sleep();
+	spin_lock_bh(&conn->send_lock);
+	set_bit(SMC_TX_STOPPED, &conn->tx_flags);
+	spin_unlock_bh(&conn->send_lock);
+	if (cancel_delayed_work_sync(&conn->tx_work))
+		conn->ops->put(conn);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_conn_data_stop);
+
+/**
+ * smc_conn_find_by_token() - the connection a received CDC is for
+ * @lgr: the link group of the link it arrived on
+ * @token: the alert token in it (our local token)
+ *
+ * @lgr->conns is sorted by alert_token_local, ascending.
+ *
+ * Context: any context; takes @lgr->lock.
+ * Return: the connection with a reference from ops->hold(), or NULL.
+ */
+struct smc_connection *smc_conn_find_by_token(struct smc_link_group *lgr,
+					      u32 token)
+{
+	struct smc_connection *conn, *found = NULL;
+	struct rb_node *node;
+
+	spin_lock_bh(&lgr->lock);
+	node = lgr->conns.rb_node;
+	while (node) {
+		conn = rb_entry(node, struct smc_connection, node);
+		if (token < conn->alert_token_local) {
+			node = node->rb_left;
+		} else if (token > conn->alert_token_local) {
+			node = node->rb_right;
+		} else {
+			if (conn->ops) {
+				conn->ops->hold(conn);
+				found = conn;
+			}
+			break;
+		}
+	}
+	spin_unlock_bh(&lgr->lock);
+	return found;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_conn_find_by_token);
+
+static void smc_cdc_tx_done(struct smc_link *wrlnk, void *priv,
+			    enum ib_wc_status status)
+{
+	struct smc_cdc_tx_pend *pend = priv;
+	struct smc_connection *conn = pend->conn;
+	union smc_cursor fin;
+	bool idle;
+	u32 freed = 0;
+
+	spin_lock_bh(&conn->send_lock);
+	if (status == IB_WC_SUCCESS) {
+		fin = smc_cursor_read(&conn->tx_curs_fin);
+		/* completions come in order; never move back regardless */
+		if (!smc_cursor_behind(&fin, &pend->sent)) {
+			freed = smc_cursor_diff(conn->sndbuf_desc->len, &fin,
+						&pend->sent);
+			smc_cursor_write(&conn->tx_curs_fin, pend->sent);
+			conn->tx_cdc_seq_fin = pend->seqno;
+			atomic_add(freed, &conn->sndbuf_space);
+		}
+	} else if (!conn->tx_err) {
+		conn->tx_err = -ECONNABORTED;
+	}
+	idle = atomic_dec_and_test(&conn->cdc_pend);
+	spin_unlock_bh(&conn->send_lock);
+	kfree(pend);
+
+	if (status == IB_WC_SUCCESS) {
+		/* what autocorking held back while this was in flight */
+		smc_tx_pending(conn);
+		if (freed || idle)
+			conn->ops->write_space(conn);
+	} else {
+		conn->ops->state_change(conn);
+	}
+	conn->ops->put(conn);
+}
+
+/**
+ * smc_cdc_send_locked() - send a CDC with the connection's current state
+ * @conn: the connection
+ * @slot: a send slot of @conn->lnk, consumed either way
+ *
+ * The message carries our producer cursor into the peer's RMBE, our
+ * consumer cursor of our RMBE (a piggy-backed acknowledgment) and our
+ * flags.  The send buffer up to tx_curs_sent is freed when it completes.
+ *
+ * Context: any context; @conn->send_lock held.
+ * Return: 0 or a negative errno.
+ */
+int smc_cdc_send_locked(struct smc_connection *conn,
+			struct smc_wr_tx_slot *slot)
+{
+	struct smc_cdc_tx_pend *pend;
+	struct smc_cdc_msg_info m;
+	int rc;
+
+	lockdep_assert_held(&conn->send_lock);
+	pend = kmalloc(sizeof(*pend), GFP_ATOMIC);
+	if (!pend) {
+		smc_wr_send_slot_put(&conn->lnk->wr, slot);
+		return -ENOMEM;
+	}
+	m.seqno = conn->tx_cdc_seq + 1;
+	m.token = conn->peer_token;
+	m.prod = smc_cursor_read(&conn->local_tx_ctrl.prod);
+	m.cons = smc_cursor_read(&conn->local_tx_ctrl.cons);
+	m.prod_flags = conn->local_tx_ctrl.prod_flags;
+	m.conn_flags = conn->local_tx_ctrl.conn_flags;
+	smc_cdc_encode(smc_wr_slot_buf(slot), &m);
+
+	pend->conn = conn;
+	pend->sent = smc_cursor_read(&conn->tx_curs_sent);
+	pend->seqno = m.seqno;
+	conn->ops->hold(conn);
+	atomic_inc(&conn->cdc_pend);
+	rc = smc_wr_send(&conn->lnk->wr, slot, smc_cdc_tx_done, pend);
+	if (rc) {
+		atomic_dec(&conn->cdc_pend);
+		kfree(pend);
+		conn->ops->put(conn);
+		return rc;
+	}
+	conn->tx_cdc_seq = m.seqno;
+	conn->local_tx_ctrl.seqno = m.seqno;
+	smc_cursor_write(&conn->rx_curs_confirmed, m.cons);
+	clear_bit(SMC_TX_CDC_WANTED, &conn->tx_flags);
+	/* the urgent flags go out on one CDC only (protocol 6.4) */
+	conn->local_tx_ctrl.prod_flags &= ~(SMC_CDC_PROD_URG_PENDING |
+					    SMC_CDC_PROD_URG_PRESENT);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_cdc_send_locked);
+
+/**
+ * smc_cdc_send_flags() - send connection state flags to the peer
+ * @conn: the connection
+ * @conn_flags: SMC_CDC_CONN_* to add; they stay set in later CDCs
+ *
+ * For the close code: it sends SMC_CDC_CONN_DONE_WRITING only once
+ * smc_tx_outq() is 0, since the flag tells the peer no data follows.
+ * The CDC goes out now if a send slot is free, else from tx_work.
+ *
+ * Context: any context.
+ * Return: 0 if sent or queued, or a negative errno.
+ */
+int smc_cdc_send_flags(struct smc_connection *conn, u8 conn_flags)
+{
+	spin_lock_bh(&conn->send_lock);
+	conn->local_tx_ctrl.conn_flags |= conn_flags & SMC_CDC_CONN_MASK;
+	set_bit(SMC_TX_CDC_WANTED, &conn->tx_flags);
+	spin_unlock_bh(&conn->send_lock);
+	return smc_tx_push(conn);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_cdc_send_flags);
+
+/* is @prod a place the peer may have written up to, given our reader? */
+static bool smc_cdc_prod_ok(const union smc_cursor *cons,
+			    const union smc_cursor *prod)
+{
+	u16 laps = prod->wrap - cons->wrap;
+
+	if (laps == 0)
+		return prod->count >= cons->count;
+	return laps == 1 && prod->count <= cons->count;
+}
+
+/* the urgent byte sits just before the producer cursor (6.4) */
+static void smc_cdc_rx_urg(struct smc_connection *conn,
+			   const struct smc_cdc_msg_info *m)
+{
+	u32 size = conn->rmb_desc->len;
+	u32 pos = m->prod.count ? m->prod.count - 1 : size - 1;
+
+	lockdep_assert_held(&conn->rx_lock);
+	if (m->prod_flags & SMC_CDC_PROD_URG_PRESENT) {
+		conn->urg_rx_byte = ((u8 *)conn->rmb_desc->cpu_addr)[pos];
+		smc_cursor_write(&conn->urg_curs, m->prod);
+		WRITE_ONCE(conn->urg_state, SMC_URG_VALID);
+	} else if (m->prod_flags & SMC_CDC_PROD_URG_PENDING) {
+		WRITE_ONCE(conn->urg_state, SMC_URG_PENDING);
+	}
+}
+
+/* apply a checked CDC to @conn; false if it was dropped */
+static bool smc_cdc_rx_conn(struct smc_connection *conn,
+			    struct smc_cdc_stats *st,
+			    const struct smc_cdc_msg_info *m, u32 *got,
+			    u32 *freed, u8 *new_flags)
+{
+	struct smc_host_cursors *rx = &conn->local_rx_ctrl;
+	u32 rmbe_size = conn->rmb_desc->len;
+	union smc_cursor cons, prod;
+
+	spin_lock_bh(&conn->rx_lock);
+	if (smc_cdc_seq_old(m->seqno, rx->seqno)) {
+		atomic_inc(&st->rx_old_seq);
+		goto drop;
+	}
+	if (!smc_cursor_valid(rmbe_size, &m->prod) ||
+	    !smc_cursor_valid(conn->peer_rmbe_size, &m->cons)) {
+		atomic_inc(&st->rx_bad);
+		goto drop;
+	}
+	/* cursors only move forward, and by at most what the ring holds */
+	cons = smc_cursor_read(&conn->local_tx_ctrl.cons);
+	prod = smc_cursor_read(&conn->local_tx_ctrl.prod);
+	if (smc_cursor_behind(&rx->prod, &m->prod) ||
+	    smc_cursor_behind(&rx->cons, &m->cons) ||
+	    !smc_cdc_prod_ok(&cons, &m->prod) ||
+	    smc_cursor_comp(conn->peer_rmbe_size, &m->cons, &prod) < 0) {
+		atomic_inc(&st->rx_backwards);
+		goto drop;
+	}
+	*got = smc_cursor_diff(rmbe_size, &rx->prod, &m->prod);
+	*freed = smc_cursor_diff(conn->peer_rmbe_size, &rx->cons, &m->cons);
+	*new_flags = m->conn_flags & ~conn->peer_conn_flags;
+	rx->seqno = m->seqno;
+	rx->prod_flags = m->prod_flags;
+	rx->conn_flags = m->conn_flags;
+	smc_cursor_write(&rx->cons, m->cons);
+	if (m->prod_flags & (SMC_CDC_PROD_URG_PENDING |
+			     SMC_CDC_PROD_URG_PRESENT))
+		smc_cdc_rx_urg(conn, m);
+	conn->peer_conn_flags |= m->conn_flags;
+	atomic_add(*freed, &conn->peer_rmbe_space);
+	/* the data landed before this CDC (RC ordering): publish it */
+	smp_mb__before_atomic();
+	smc_cursor_write(&rx->prod, m->prod);
+	atomic_add(*got, &conn->bytes_to_rcv);
+	spin_unlock_bh(&conn->rx_lock);
+	return true;
+drop:
+	spin_unlock_bh(&conn->rx_lock);
+	return false;
+}
+
+/**
+ * smc_cdc_rx_handler() - a CDC message arrived on a link
+ * @wrlnk: the link, embedded in a struct smc_lgr_link
+ * @buf: the message, valid during the call
+ * @len: its length
+ *
+ * The link-group layer installs this as its smc_wr_ops.cdc_rx.  Drops
+ * are counted in the link's cdc_stats.
+ *
+ * Context: softirq context (the receive completion).
+ */
+void smc_cdc_rx_handler(struct smc_link *wrlnk, const u8 *buf,
+			unsigned int len)
+{
+	struct smc_lgr_link *lnk = container_of(wrlnk, struct smc_lgr_link,
+						wr);
+	struct smc_cdc_stats *st = &lnk->cdc_stats;
+	struct smc_connection *conn;
+	struct smc_cdc_msg_info m;
+	u32 got = 0, freed = 0;
+	u8 new_flags = 0;
+
+	if (smc_cdc_decode(buf, len, &m)) {
+		atomic_inc(&st->rx_bad);
+		return;
+	}
+	conn = smc_conn_find_by_token(lnk->lgr, m.token);
+	if (!conn) {
+		atomic_inc(&st->rx_unknown_token);
+		return;
+	}
+	if (READ_ONCE(conn->out_of_sync) ||
+	    !smc_cdc_rx_conn(conn, st, &m, &got, &freed, &new_flags))
+		goto out;
+
+	if (got)
+		conn->ops->data_ready(conn);
+	if (m.prod_flags & SMC_CDC_PROD_CONS_UPD_REQ) {
+		/* honoured, although Linux never asks */
+		set_bit(SMC_TX_CDC_WANTED, &conn->tx_flags);
+	}
+	if (m.prod_flags & (SMC_CDC_PROD_WRITE_BLOCKED |
+			    SMC_CDC_PROD_CONS_UPD_REQ))
+		smc_rx_cons_update(conn, false);
+	/* freed space or a request lets our own pending sends go */
+	if (freed || (m.prod_flags & (SMC_CDC_PROD_WRITE_BLOCKED |
+				      SMC_CDC_PROD_CONS_UPD_REQ)))
+		smc_tx_pending(conn);
+	if (freed)
+		conn->ops->write_space(conn);
+	if (new_flags || (m.prod_flags & SMC_CDC_PROD_URG_PRESENT))
+		conn->ops->state_change(conn);
+out:
+	conn->ops->put(conn);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_cdc_rx_handler);

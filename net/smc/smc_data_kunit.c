@@ -1,0 +1,816 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
+ *
+ * KUnit suite for the connection data path (smc_cdc.c, smc_tx.c,
+ * smc_rx.c) on the rig's Soft-RoCE device rxe1: two link groups with a
+ * link each, the links connected to each other, and one connection per
+ * side set up by hand as CLC would (RMB registered, rtoken and tokens
+ * exchanged).  Without the device the suite fails: on the rig it always
+ * exists (scripts/rig/kunit.sh).
+ */
+
+#include <kunit/test.h>
+#include <linux/kref.h>
+#include <linux/module.h>
+#include <linux/rbtree.h>
+#include <linux/slab.h>
+#include <linux/uio.h>
+#include <linux/vmalloc.h>
+#include <net/ipv6.h>
+#include <rdma/ib_cache.h>
+
+#include "smc_bufsize.h"
+#include "smc_data.h"
+
+#define DT_DEV		"rxe1"
+#define DT_PORT		1
+#define DT_WAIT		(30 * HZ)	/* rxe under TCG retransmits a lot */
+#define DT_BUF		SMC_BUF_MIN_SIZE	/* 16 KiB RMBEs and send rings */
+#define DT_BIG		(1024 * 1024)
+
+struct dt_ctx;
+
+/* one side: link group, link, connection and what it sends/receives */
+struct dt_side {
+	struct smc_link_group lgr;
+	struct smc_connection conn;
+	struct smc_buf_desc rmb;
+	struct smc_buf_desc snd;
+	struct dt_ctx *ctx;
+	struct kref ref;		/* the pin the data path holds */
+	bool created, regd, mapped, inited;
+	u8 *tx;				/* what this side sends */
+	size_t tx_len, tx_off;
+	u8 *rx;				/* what it received */
+	size_t rx_len, rx_off;
+	int err;			/* first unexpected error of a step */
+	atomic_t down;
+};
+
+struct dt_ctx {
+	struct ib_device *dev;
+	u8 sgid_index;
+	enum ib_mtu mtu;
+	wait_queue_head_t wq;
+	atomic_t events;
+	struct dt_side *a;
+	struct dt_side *b;
+};
+
+static struct dt_side *dt_side_of(struct smc_connection *conn)
+{
+	return container_of(conn, struct dt_side, conn);
+}
+
+static void dt_event(struct smc_connection *conn)
+{
+	struct dt_ctx *c = dt_side_of(conn)->ctx;
+
+	atomic_inc(&c->events);
+	wake_up_all(&c->wq);
+}
+
+static void dt_hold(struct smc_connection *conn)
+{
+	kref_get(&dt_side_of(conn)->ref);
+}
+
+static void dt_release(struct kref *ref)
+{
+}
+
+static void dt_put(struct smc_connection *conn)
+{
+	struct dt_ctx *c = dt_side_of(conn)->ctx;
+
+	/* the waiter checks the count: drop it before the wake-up */
+	kref_put(&dt_side_of(conn)->ref, dt_release);
+	atomic_inc(&c->events);
+	wake_up_all(&c->wq);
+}
+
+static const struct smc_conn_ops dt_conn_ops = {
+	.hold = dt_hold,
+	.put = dt_put,
+	.data_ready = dt_event,
+	.write_space = dt_event,
+	.state_change = dt_event,
+};
+
+static void dt_link_down(struct smc_link *lnk, enum ib_wc_status status)
+{
+	struct smc_lgr_link *l = container_of(lnk, struct smc_lgr_link, wr);
+	struct dt_side *s = container_of(l->lgr, struct dt_side, lgr);
+
+	atomic_inc(&s->down);
+	wake_up_all(&s->ctx->wq);
+}
+
+static const struct smc_wr_ops dt_wr_ops = {
+	.cdc_rx = smc_cdc_rx_handler,
+	.link_down = dt_link_down,
+};
+
+#define dt_wait(c, cond) wait_event_timeout((c)->wq, (cond), DT_WAIT)
+
+static int dt_find_gid(struct ib_device *dev, u8 *index)
+{
+	struct ib_port_attr pattr;
+	int i, rc;
+
+	rc = ib_query_port(dev, DT_PORT, &pattr);
+	if (rc)
+		return rc;
+	for (i = 0; i < pattr.gid_tbl_len && i < 256; i++) {
+		const struct ib_gid_attr *attr;
+		bool ok;
+
+		attr = rdma_get_gid_attr(dev, DT_PORT, i);
+		if (IS_ERR(attr))
+			continue;
+		ok = attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
+		     ipv6_addr_v4mapped((struct in6_addr *)attr->gid.raw);
+		rdma_put_gid_attr(attr);
+		if (ok) {
+			*index = i;
+			return 0;
+		}
+	}
+	return -ENODEV;
+}
+
+/* as smc_conn_register() will: lgr->conns sorted by alert token */
+static void dt_conn_insert(struct smc_link_group *lgr,
+			   struct smc_connection *conn)
+{
+	struct rb_node **link = &lgr->conns.rb_node, *parent = NULL;
+
+	while (*link) {
+		struct smc_connection *cur;
+
+		parent = *link;
+		cur = rb_entry(parent, struct smc_connection, node);
+		if (conn->alert_token_local < cur->alert_token_local)
+			link = &parent->rb_left;
+		else
+			link = &parent->rb_right;
+	}
+	spin_lock_bh(&lgr->lock);
+	rb_link_node(&conn->node, parent, link);
+	rb_insert_color(&conn->node, &lgr->conns);
+	lgr->conns_num++;
+	spin_unlock_bh(&lgr->lock);
+}
+
+static void dt_side_link(struct kunit *test, struct dt_side *s)
+{
+	struct dt_ctx *c = test->priv;
+	struct smc_lgr_link *lnk = &s->lgr.lnk[0];
+	struct smc_wr_link_params p = {
+		.ibdev = c->dev,
+		.ibport = DT_PORT,
+		.sgid_index = c->sgid_index,
+		.ops = &dt_wr_ops,
+	};
+
+	spin_lock_init(&s->lgr.lock);
+	spin_lock_init(&s->lgr.rtokens_lock);
+	s->lgr.conns = RB_ROOT;
+	lnk->lgr = &s->lgr;
+	lnk->idx = 0;
+	KUNIT_ASSERT_EQ(test, smc_wr_link_create(&lnk->wr, &p), 0);
+	s->created = true;
+	KUNIT_ASSERT_EQ(test, smc_wr_qp_to_init(&lnk->wr), 0);
+
+	s->snd.cpu_addr = kzalloc(DT_BUF, GFP_KERNEL);
+	s->rmb.cpu_addr = kzalloc(DT_BUF, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->snd.cpu_addr);
+	KUNIT_ASSERT_NOT_NULL(test, s->rmb.cpu_addr);
+	s->snd.len = DT_BUF;
+	s->rmb.len = DT_BUF;
+	s->rmb.is_rmb = true;
+}
+
+static void dt_peer_of(struct dt_ctx *c, struct smc_link *lnk,
+		       struct smc_wr_peer *peer)
+{
+	peer->qpn = lnk->qp->qp_num;
+	peer->psn = lnk->psn;
+	peer->gid = lnk->gid;
+	memcpy(peer->mac, lnk->mac, ETH_ALEN);
+	peer->path_mtu = c->mtu;
+	peer->gateway = false;
+}
+
+/* the buffers: registration posts IB_WR_REG_MR, so only once in RTS */
+static void dt_side_bufs(struct kunit *test, struct dt_side *s)
+{
+	struct smc_lgr_link *lnk = &s->lgr.lnk[0];
+
+	KUNIT_ASSERT_EQ(test, smc_wr_dma_map(&lnk->wr, s->snd.cpu_addr,
+					     DT_BUF, &s->snd.dma[0]), 0);
+	s->mapped = true;
+	KUNIT_ASSERT_EQ(test, smc_wr_mr_register(&lnk->wr, s->rmb.cpu_addr,
+						 DT_BUF, &s->rmb.mr[0]), 0);
+	s->regd = true;
+}
+
+/* what CLC would have told @s about @peer, and the connection's setup */
+static void dt_side_conn(struct dt_side *s, struct dt_side *peer, u32 token)
+{
+	struct smc_connection *conn = &s->conn;
+
+	s->lgr.rtokens[0][0].vaddr = peer->rmb.mr[0].addr;
+	s->lgr.rtokens[0][0].rkey = peer->rmb.mr[0].rkey;
+	set_bit(0, s->lgr.rtokens_used);
+	conn->lgr = &s->lgr;
+	conn->lnk = &s->lgr.lnk[0];
+	conn->alert_token_local = token;
+	conn->peer_token = peer->conn.alert_token_local;
+	conn->peer_rmbe_idx = 1;
+	conn->peer_rmbe_size = peer->rmb.len;
+	conn->rtoken_idx = 0;
+	conn->sndbuf_desc = &s->snd;
+	conn->rmb_desc = &s->rmb;
+	smc_conn_data_init(conn, &dt_conn_ops);
+	s->inited = true;
+	dt_conn_insert(&s->lgr, conn);
+}
+
+/* two connected sides, A (token 0x1111) and B (token 0x2222) */
+static void dt_pair_up(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct smc_wr_peer pa, pb;
+
+	dt_side_link(test, c->a);
+	dt_side_link(test, c->b);
+	dt_peer_of(c, &c->a->lgr.lnk[0].wr, &pa);
+	dt_peer_of(c, &c->b->lgr.lnk[0].wr, &pb);
+	KUNIT_ASSERT_EQ(test, smc_wr_qp_to_rtr(&c->a->lgr.lnk[0].wr, &pb), 0);
+	KUNIT_ASSERT_EQ(test, smc_wr_qp_to_rtr(&c->b->lgr.lnk[0].wr, &pa), 0);
+	KUNIT_ASSERT_EQ(test, smc_wr_qp_to_rts(&c->a->lgr.lnk[0].wr), 0);
+	KUNIT_ASSERT_EQ(test, smc_wr_qp_to_rts(&c->b->lgr.lnk[0].wr), 0);
+	dt_side_bufs(test, c->a);
+	dt_side_bufs(test, c->b);
+	c->a->conn.alert_token_local = 0x1111;
+	c->b->conn.alert_token_local = 0x2222;
+	dt_side_conn(c->a, c->b, 0x1111);
+	dt_side_conn(c->b, c->a, 0x2222);
+}
+
+static int dt_init(struct kunit *test)
+{
+	struct ib_port_attr pattr;
+	struct dt_ctx *c;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	init_waitqueue_head(&c->wq);
+	c->a = kunit_kzalloc(test, sizeof(*c->a), GFP_KERNEL);
+	c->b = kunit_kzalloc(test, sizeof(*c->b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c->a);
+	KUNIT_ASSERT_NOT_NULL(test, c->b);
+	c->a->ctx = c;
+	c->b->ctx = c;
+	kref_init(&c->a->ref);
+	kref_init(&c->b->ref);
+	test->priv = c;
+	c->dev = ib_device_get_by_name(DT_DEV, RDMA_DRIVER_UNKNOWN);
+	/* not a skip: the rig always has rxe1 (scripts/rig/kunit.sh) */
+	KUNIT_ASSERT_NOT_NULL_MSG(test, c->dev, "no RDMA device " DT_DEV);
+	KUNIT_ASSERT_EQ_MSG(test, dt_find_gid(c->dev, &c->sgid_index), 0,
+			    "no RoCEv2 IPv4 GID on " DT_DEV);
+	KUNIT_ASSERT_EQ(test, ib_query_port(c->dev, DT_PORT, &pattr), 0);
+	c->mtu = min(pattr.active_mtu, IB_MTU_1024);
+	return 0;
+}
+
+static void dt_side_stop(struct dt_side *s)
+{
+	if (s->inited)
+		smc_conn_data_stop(&s->conn);
+}
+
+static void dt_side_free(struct dt_side *s)
+{
+	struct smc_link *lnk = &s->lgr.lnk[0].wr;
+
+	if (s->regd)
+		smc_wr_mr_unregister(lnk, &s->rmb.mr[0]);
+	s->regd = false;
+	/* flushes what is still posted: the completions drop their pins */
+	if (s->created)
+		smc_wr_link_destroy(lnk);
+	s->created = false;
+	if (s->mapped)
+		smc_wr_dma_unmap(lnk, s->snd.dma[0], DT_BUF);
+	s->mapped = false;
+	kfree(s->snd.cpu_addr);
+	s->snd.cpu_addr = NULL;
+	kfree(s->rmb.cpu_addr);
+	s->rmb.cpu_addr = NULL;
+	kvfree(s->tx);
+	s->tx = NULL;
+	kvfree(s->rx);
+	s->rx = NULL;
+}
+
+static void dt_teardown(struct dt_ctx *c)
+{
+	dt_side_stop(c->a);
+	dt_side_stop(c->b);
+	dt_side_free(c->a);
+	dt_side_free(c->b);
+}
+
+static void dt_exit(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+
+	if (!c)
+		return;
+	dt_teardown(c);
+	if (c->dev)
+		ib_device_put(c->dev);
+}
+
+/* the payload of @s: a pattern that differs per side and per lap */
+static void dt_payload(struct kunit *test, struct dt_side *s, size_t len,
+		       u8 seed)
+{
+	size_t i;
+
+	s->tx = kvmalloc(len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->tx);
+	for (i = 0; i < len; i++)
+		s->tx[i] = (u8)(seed + i * 7 + i / 4099);
+	s->tx_len = len;
+	s->tx_off = 0;
+}
+
+static void dt_expect(struct kunit *test, struct dt_side *s, size_t len)
+{
+	s->rx = kvzalloc(len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->rx);
+	s->rx_len = len;
+	s->rx_off = 0;
+}
+
+static int dt_send(struct dt_side *s, const u8 *data, size_t len, int flags)
+{
+	struct msghdr msg = { .msg_flags = flags };
+	struct kvec iov = { .iov_base = (void *)data, .iov_len = len };
+
+	iov_iter_kvec(&msg.msg_iter, ITER_SOURCE, &iov, 1, len);
+	return smc_tx_sendmsg(&s->conn, &msg, len);
+}
+
+static int dt_recv(struct dt_side *s, u8 *data, size_t len, int flags)
+{
+	struct msghdr msg = {};
+	struct kvec iov = { .iov_base = data, .iov_len = len };
+
+	iov_iter_kvec(&msg.msg_iter, ITER_DEST, &iov, 1, len);
+	return smc_rx_recv(&s->conn, &msg, len, flags);
+}
+
+/* one send of up to @chunk bytes: did it make progress? */
+static bool dt_send_step(struct dt_side *s, size_t chunk)
+{
+	size_t n = min(chunk, s->tx_len - s->tx_off);
+	int rc;
+
+	if (!n || s->err)
+		return false;
+	rc = dt_send(s, s->tx + s->tx_off, n, 0);
+	if (rc == -EAGAIN)
+		return false;
+	if (rc <= 0) {
+		s->err = rc ? rc : -EIO;
+		return false;
+	}
+	s->tx_off += rc;
+	return true;
+}
+
+static bool dt_recv_step(struct dt_side *s, size_t chunk)
+{
+	size_t n = min(chunk, s->rx_len - s->rx_off);
+	int rc;
+
+	if (!n || s->err)
+		return false;
+	rc = dt_recv(s, s->rx + s->rx_off, n, 0);
+	if (rc == -EAGAIN)
+		return false;
+	if (rc <= 0) {
+		s->err = rc ? rc : -EIO;
+		return false;
+	}
+	s->rx_off += rc;
+	return true;
+}
+
+static bool dt_side_done(struct dt_side *s)
+{
+	return s->tx_off == s->tx_len && s->rx_off == s->rx_len;
+}
+
+/*
+ * Move data both ways until all is sent and received, waiting for a
+ * data-path callback whenever no step progressed.
+ */
+static int dt_pump(struct dt_ctx *c, size_t tx_chunk, size_t rx_chunk)
+{
+	for (;;) {
+		int ev = atomic_read(&c->events);
+		bool prog = false;
+
+		prog |= dt_send_step(c->a, tx_chunk);
+		prog |= dt_send_step(c->b, tx_chunk);
+		prog |= dt_recv_step(c->a, rx_chunk);
+		prog |= dt_recv_step(c->b, rx_chunk);
+		if (c->a->err || c->b->err)
+			return c->a->err ?: c->b->err;
+		if (dt_side_done(c->a) && dt_side_done(c->b))
+			return 0;
+		if (!prog && !dt_wait(c, atomic_read(&c->events) != ev))
+			return -ETIMEDOUT;
+	}
+}
+
+/* both sides idle: no CDC in flight, all send buffer space back */
+static void dt_quiesce(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+
+	KUNIT_EXPECT_GT(test, dt_wait(c, !atomic_read(&c->a->conn.cdc_pend) &&
+				      !atomic_read(&c->b->conn.cdc_pend) &&
+				      !smc_tx_outq(&c->a->conn) &&
+				      !smc_tx_outq(&c->b->conn) &&
+				      kref_read(&c->a->ref) == 1 &&
+				      kref_read(&c->b->ref) == 1), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->a->down), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->b->down), 0);
+	KUNIT_EXPECT_EQ(test, c->a->conn.tx_err, 0);
+	KUNIT_EXPECT_EQ(test, c->b->conn.tx_err, 0);
+}
+
+static void dt_no_drops(struct kunit *test, struct dt_side *s)
+{
+	struct smc_cdc_stats *st = &s->lgr.lnk[0].cdc_stats;
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_bad), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_unknown_token), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_old_seq), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_backwards), 0);
+}
+
+/* one byte A to B; then A is done writing and B sees the end */
+static void smc_data_one_byte(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+	u8 byte = 0x5a, got = 0;
+
+	dt_pair_up(test);
+	KUNIT_EXPECT_EQ(test, dt_recv(b, &got, 1, 0), -EAGAIN);
+	KUNIT_ASSERT_EQ(test, dt_send(a, &byte, 1, 0), 1);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 1), 0);
+	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.seqno, 1);
+	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.prod.count, 1);
+	KUNIT_EXPECT_EQ(test, ((u8 *)b->rmb.cpu_addr)[0], byte);
+	KUNIT_ASSERT_EQ(test, dt_recv(b, &got, 1, 0), 1);
+	KUNIT_EXPECT_EQ(test, got, byte);
+	KUNIT_EXPECT_EQ(test, smc_rx_inq(&b->conn), 0);
+	KUNIT_EXPECT_EQ(test, dt_recv(b, &got, 1, 0), -EAGAIN);
+
+	dt_quiesce(test);
+	KUNIT_EXPECT_EQ(test, a->conn.tx_cdc_seq_fin, 1);
+	KUNIT_EXPECT_EQ(test, a->conn.peer_conn_flags, 0);
+	KUNIT_ASSERT_EQ(test, smc_cdc_send_flags(&a->conn,
+						 SMC_CDC_CONN_DONE_WRITING),
+			0);
+	KUNIT_ASSERT_GT(test, dt_wait(c, READ_ONCE(b->conn.peer_conn_flags) ==
+				      SMC_CDC_CONN_DONE_WRITING), 0);
+	/* the end of the stream */
+	KUNIT_EXPECT_EQ(test, dt_recv(b, &got, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, dt_recv(a, &got, 1, 0), -EAGAIN);
+	dt_quiesce(test);
+	dt_no_drops(test, a);
+	dt_no_drops(test, b);
+}
+
+/* 1 MiB each way at once through 16 KiB RMBEs: 64 laps and more */
+static void smc_data_bulk_both(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+
+	dt_pair_up(test);
+	dt_payload(test, a, DT_BIG, 0x11);
+	dt_payload(test, b, DT_BIG, 0x77);
+	dt_expect(test, a, DT_BIG);
+	dt_expect(test, b, DT_BIG);
+	/* odd chunk sizes, so that copies and writes split at the wrap */
+	KUNIT_ASSERT_EQ(test, dt_pump(c, 4093, 3001), 0);
+	KUNIT_EXPECT_MEMEQ(test, b->rx, a->tx, DT_BIG);
+	KUNIT_EXPECT_MEMEQ(test, a->rx, b->tx, DT_BIG);
+	KUNIT_EXPECT_EQ(test, a->conn.local_tx_ctrl.prod.wrap,
+			DT_BIG / DT_BUF);
+	KUNIT_EXPECT_EQ(test, b->conn.local_tx_ctrl.cons.wrap,
+			DT_BIG / DT_BUF);
+	dt_quiesce(test);
+	KUNIT_EXPECT_EQ(test, a->conn.tx_curs_fin.wrap, DT_BIG / DT_BUF);
+	KUNIT_EXPECT_EQ(test, b->conn.tx_curs_fin.wrap, DT_BIG / DT_BUF);
+	dt_no_drops(test, a);
+	dt_no_drops(test, b);
+}
+
+/*
+ * A fills B's RMBE and its own send buffer while B does not read; B's
+ * reads free space only through its cursor update, and A resumes.
+ */
+static void smc_data_flow_control(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+	u16 seq;
+	u8 buf;
+	int rc;
+
+	dt_pair_up(test);
+	dt_payload(test, a, 2 * DT_BUF, 0x33);
+	dt_expect(test, b, 2 * DT_BUF);
+	while (a->tx_off < a->tx_len) {
+		int ev = atomic_read(&c->events);
+
+		if (!dt_send_step(a, DT_BUF))
+			KUNIT_ASSERT_GT(test,
+					dt_wait(c, atomic_read(&c->events) !=
+						ev), 0);
+		KUNIT_ASSERT_EQ(test, a->err, 0);
+	}
+	/* B's RMBE full, A's send buffer full: A is blocked */
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == DT_BUF &&
+				      !atomic_read(&a->conn.cdc_pend)), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->conn.peer_rmbe_space), 0);
+	KUNIT_EXPECT_EQ(test, smc_tx_outq(&a->conn), DT_BUF);
+	KUNIT_EXPECT_EQ(test, dt_send(a, &buf, 1, 0), -EAGAIN);
+	KUNIT_EXPECT_TRUE(test, b->conn.local_rx_ctrl.prod_flags &
+			  SMC_CDC_PROD_WRITE_BLOCKED);
+
+	/* one byte read is below the update limit: no CDC from B */
+	seq = b->conn.tx_cdc_seq;
+	KUNIT_ASSERT_EQ(test, dt_recv_step(b, 1), true);
+	KUNIT_EXPECT_EQ(test, b->conn.tx_cdc_seq, seq);
+	/* past the limit: the cursor update goes out and A resumes */
+	KUNIT_ASSERT_EQ(test, dt_recv_step(b, 4096), true);
+	KUNIT_EXPECT_EQ(test, b->conn.tx_cdc_seq, seq + 1);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == DT_BUF), 0);
+	while (b->rx_off < b->rx_len) {
+		int ev = atomic_read(&c->events);
+
+		if (!dt_recv_step(b, 5000))
+			KUNIT_ASSERT_GT(test,
+					dt_wait(c, atomic_read(&c->events) !=
+						ev), 0);
+		KUNIT_ASSERT_EQ(test, b->err, 0);
+	}
+	KUNIT_EXPECT_MEMEQ(test, b->rx, a->tx, 2 * DT_BUF);
+	rc = dt_recv(b, &buf, 1, 0);
+	KUNIT_EXPECT_EQ(test, rc, -EAGAIN);
+	dt_quiesce(test);
+	dt_no_drops(test, a);
+	dt_no_drops(test, b);
+}
+
+/* MSG_PEEK copies without consuming, also across the end of the ring */
+static void smc_data_peek(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+	u8 peek[100], got[100];
+	union smc_cursor cons;
+
+	dt_pair_up(test);
+	/* move the cursors close to the end of B's RMBE */
+	dt_payload(test, a, DT_BUF - 30, 0x44);
+	dt_expect(test, b, DT_BUF - 30);
+	KUNIT_ASSERT_EQ(test, dt_pump(c, DT_BUF, DT_BUF), 0);
+	KUNIT_EXPECT_MEMEQ(test, b->rx, a->tx, DT_BUF - 30);
+
+	memset(peek, 0, sizeof(peek));
+	/* A's send ring is freed only when its CDCs complete */
+	KUNIT_ASSERT_GT(test, dt_wait(c, !smc_tx_outq(&a->conn)), 0);
+	KUNIT_ASSERT_EQ(test, dt_send(a, a->tx + 1000, 100, 0), 100);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 100), 0);
+	cons = b->conn.local_tx_ctrl.cons;
+	KUNIT_ASSERT_EQ(test, dt_recv(b, peek, 50, MSG_PEEK), 50);
+	KUNIT_EXPECT_EQ(test, smc_rx_inq(&b->conn), 100);
+	KUNIT_ASSERT_EQ(test, dt_recv(b, peek, 100, MSG_PEEK), 100);
+	KUNIT_EXPECT_EQ(test, smc_rx_inq(&b->conn), 100);
+	KUNIT_EXPECT_EQ(test, b->conn.local_tx_ctrl.cons.count, cons.count);
+	KUNIT_EXPECT_MEMEQ(test, peek, a->tx + 1000, 100);
+	KUNIT_ASSERT_EQ(test, dt_recv(b, got, 100, 0), 100);
+	KUNIT_EXPECT_MEMEQ(test, got, a->tx + 1000, 100);
+	KUNIT_EXPECT_EQ(test, smc_rx_inq(&b->conn), 0);
+	KUNIT_EXPECT_EQ(test, b->conn.local_tx_ctrl.cons.wrap, 1);
+	KUNIT_EXPECT_EQ(test, b->conn.local_tx_ctrl.cons.count, 70);
+	dt_quiesce(test);
+	dt_no_drops(test, b);
+}
+
+/*
+ * MSG_OOB: the last byte is urgent, B finds it at its producer cursor
+ * minus one; A sends nothing more until B consumed everything.
+ */
+static void smc_data_urgent(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+	u8 got[8] = {};
+	u16 seq;
+
+	dt_pair_up(test);
+	KUNIT_ASSERT_EQ(test, dt_send(a, (const u8 *)"abc", 3, MSG_OOB), 3);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 3), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(b->conn.urg_state), SMC_URG_VALID);
+	KUNIT_EXPECT_EQ(test, b->conn.urg_rx_byte, 'c');
+	KUNIT_EXPECT_EQ(test, b->conn.urg_curs.count, 3);
+	KUNIT_EXPECT_TRUE(test, b->conn.local_rx_ctrl.prod_flags &
+			  SMC_CDC_PROD_URG_PRESENT);
+	/* held back: B has not consumed the urgent data yet */
+	KUNIT_ASSERT_EQ(test, dt_send(a, (const u8 *)"de", 2, 0), 2);
+	KUNIT_ASSERT_GT(test, dt_wait(c, !atomic_read(&a->conn.cdc_pend) &&
+				      a->conn.tx_curs_fin.count == 3), 0);
+	KUNIT_EXPECT_EQ(test, smc_tx_outq(&a->conn), 2);
+	KUNIT_EXPECT_EQ(test, smc_rx_inq(&b->conn), 3);
+	/* consuming past it forces B's cursor update; A goes on */
+	seq = b->conn.tx_cdc_seq;
+	KUNIT_ASSERT_EQ(test, dt_recv(b, got, 8, 0), 3);
+	KUNIT_EXPECT_MEMEQ(test, got, "abc", 3);
+	KUNIT_EXPECT_EQ(test, b->conn.tx_cdc_seq, seq + 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(b->conn.urg_state), SMC_URG_READ);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 2), 0);
+	KUNIT_ASSERT_EQ(test, dt_recv(b, got, 8, 0), 2);
+	KUNIT_EXPECT_MEMEQ(test, got, "de", 2);
+	KUNIT_EXPECT_FALSE(test, b->conn.local_rx_ctrl.prod_flags &
+			   (SMC_CDC_PROD_URG_PRESENT |
+			    SMC_CDC_PROD_URG_PENDING));
+	dt_quiesce(test);
+	dt_no_drops(test, a);
+	dt_no_drops(test, b);
+}
+
+/*
+ * No free send slot: the push leaves data and flags to tx_work, which
+ * sends them as soon as a slot comes back.
+ */
+static void smc_data_no_slot(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+	struct smc_wr_tx_slot *slots[SMC_WR_SEND_CNT_DEF];
+	struct smc_link *wl = &a->lgr.lnk[0].wr;
+	u8 byte = 0xa5, got = 0;
+	int n = 0;
+
+	dt_pair_up(test);
+	while (n < ARRAY_SIZE(slots) &&
+	       !smc_wr_send_slot_get_nowait(wl, &slots[n]))
+		n++;
+	KUNIT_ASSERT_EQ(test, n, wl->send_cnt);
+	KUNIT_ASSERT_EQ(test, dt_send(a, &byte, 1, 0), 1);
+	/* nothing written without a slot for the CDC; the work waits */
+	KUNIT_EXPECT_TRUE(test, work_busy(&a->conn.tx_work.work));
+	KUNIT_EXPECT_EQ(test, a->conn.tx_curs_sent.count, 0);
+	KUNIT_EXPECT_EQ(test, smc_cdc_send_flags(&a->conn,
+						 SMC_CDC_CONN_CLOSED), 0);
+	while (n)
+		smc_wr_send_slot_put(wl, slots[--n]);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 1 &&
+				      READ_ONCE(b->conn.peer_conn_flags) ==
+				      SMC_CDC_CONN_CLOSED), 0);
+	KUNIT_ASSERT_EQ(test, dt_recv(b, &got, 1, 0), 1);
+	KUNIT_EXPECT_EQ(test, got, byte);
+	KUNIT_EXPECT_EQ(test, dt_recv(b, &got, 1, 0), 0);
+	dt_quiesce(test);
+	dt_no_drops(test, b);
+}
+
+/* feed B a CDC as if it had arrived on its link */
+static void dt_inject(struct dt_side *s, u16 seqno, u32 token, u16 wrap,
+		      u32 count, unsigned int len)
+{
+	struct smc_cdc_msg_info m = {
+		.seqno = seqno,
+		.token = token,
+		.prod = { .wrap = wrap, .count = count },
+		.cons = s->conn.local_rx_ctrl.cons,
+	};
+	u8 buf[SMC_WR_BUF_SIZE] = {};
+
+	smc_cdc_encode(buf, &m);
+	local_bh_disable();
+	smc_cdc_rx_handler(&s->lgr.lnk[0].wr, buf, len);
+	local_bh_enable();
+}
+
+/* old seqnos, backwards cursors, unknown tokens: dropped and counted */
+static void smc_data_bad_cdc(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+	struct smc_cdc_stats *st = &b->lgr.lnk[0].cdc_stats;
+	u8 bytes[2] = { 1, 2 }, got[2];
+
+	dt_pair_up(test);
+	KUNIT_ASSERT_EQ(test, dt_send(a, bytes, 2, 0), 2);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 2), 0);
+	KUNIT_ASSERT_EQ(test, b->conn.local_rx_ctrl.seqno, 1);
+
+	/* older seqno, although its cursor would move forward */
+	dt_inject(b, 0, 0x2222, 0, 100, SMC_CDC_LEN);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_old_seq), 1);
+	/* newer seqno, cursor backwards */
+	dt_inject(b, 2, 0x2222, 0, 1, SMC_CDC_LEN);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_backwards), 1);
+	/* a whole lap ahead of what B consumed: the ring cannot hold it */
+	dt_inject(b, 2, 0x2222, 1, 100, SMC_CDC_LEN);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_backwards), 2);
+	/* cursor outside the ring */
+	dt_inject(b, 2, 0x2222, 0, DT_BUF, SMC_CDC_LEN);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_bad), 1);
+	/* short */
+	dt_inject(b, 2, 0x2222, 0, 100, SMC_CDC_MIN_RX - 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_bad), 2);
+	/* nobody has that token */
+	dt_inject(b, 2, 0xdead, 0, 100, SMC_CDC_LEN);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_unknown_token), 1);
+
+	/* none of them changed anything */
+	KUNIT_EXPECT_EQ(test, smc_rx_inq(&b->conn), 2);
+	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.seqno, 1);
+	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.prod.count, 2);
+	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.prod.wrap, 0);
+
+	/* A's real next CDC (seqno 2) is still accepted */
+	KUNIT_ASSERT_EQ(test, dt_send(a, bytes, 1, 0), 1);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 3), 0);
+	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.seqno, 2);
+	KUNIT_ASSERT_EQ(test, dt_recv(b, got, 2, 0), 2);
+	KUNIT_EXPECT_MEMEQ(test, got, bytes, 2);
+	KUNIT_ASSERT_EQ(test, dt_recv(b, got, 2, 0), 1);
+	KUNIT_EXPECT_EQ(test, got[0], bytes[0]);
+	dt_quiesce(test);
+	dt_no_drops(test, a);
+}
+
+/* tear both sides down while data and CDCs are in flight both ways */
+static void smc_data_teardown_inflight(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+	int rc_a, rc_b;
+	u8 byte = 0;
+
+	dt_pair_up(test);
+	dt_payload(test, a, DT_BUF, 0x55);
+	dt_payload(test, b, DT_BUF, 0x66);
+	rc_a = dt_send(a, a->tx, DT_BUF, 0);
+	rc_b = dt_send(b, b->tx, DT_BUF, 0);
+	KUNIT_EXPECT_EQ(test, rc_a, DT_BUF);
+	KUNIT_EXPECT_EQ(test, rc_b, DT_BUF);
+	dt_teardown(c);
+	/* every pin the data path took came back */
+	KUNIT_EXPECT_EQ(test, kref_read(&a->ref), 1);
+	KUNIT_EXPECT_EQ(test, kref_read(&b->ref), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->conn.cdc_pend), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->conn.cdc_pend), 0);
+	/* stopped: nothing is posted any more */
+	KUNIT_EXPECT_EQ(test, dt_send(a, &byte, 1, 0), -EPIPE);
+}
+
+static struct kunit_case smc_data_cases[] = {
+	KUNIT_CASE(smc_data_one_byte),
+	KUNIT_CASE_SLOW(smc_data_bulk_both),
+	KUNIT_CASE(smc_data_flow_control),
+	KUNIT_CASE(smc_data_peek),
+	KUNIT_CASE(smc_data_urgent),
+	KUNIT_CASE(smc_data_no_slot),
+	KUNIT_CASE(smc_data_bad_cdc),
+	KUNIT_CASE(smc_data_teardown_inflight),
+	{}
+};
+
+static struct kunit_suite smc_data_suite = {
+	.name = "smc_data",
+	.init = dt_init,
+	.exit = dt_exit,
+	.test_cases = smc_data_cases,
+};
+
+kunit_test_suites(&smc_data_suite);

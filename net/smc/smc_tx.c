@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
+ *
+ * The send side of a connection: the application's bytes go into the
+ * send buffer ring, and from there by RDMA WRITE into the peer's RMBE,
+ * followed by a CDC on the same QP that moves our producer cursor
+ * (protocol reference 6.2).  There is no global lock: a connection's
+ * send_lock serialises its pushes and CDCs.
+ */
+
+#include <linux/minmax.h>
+#include <linux/uio.h>
+
+#include "smc_data.h"
+
+#ifdef SMC_HAVE_KUNIT_VISIBILITY
+#include <kunit/visibility.h>
+#else	/* before 6.2 */
+#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
+#endif
+
+/* a retry when a CDC could not even be allocated */
+#define SMC_TX_RETRY_DELAY	1
+
+/**
+ * smc_tx_sched() - let tx_work send what a push could not
+ * @conn: the connection
+ *
+ * Context: any context.
+ */
+void smc_tx_sched(struct smc_connection *conn)
+{
+	if (test_bit(SMC_TX_STOPPED, &conn->tx_flags))
+		return;
+	conn->ops->hold(conn);
+	if (!schedule_delayed_work(&conn->tx_work, 0))
+		conn->ops->put(conn);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_tx_sched);
+
+/*
+ * Autocorking: while a CDC is in flight, its completion pushes again,
+ * so small writes wait and go out together - up to half the send buffer
+ * or the autocork limit.  TCP_CORK/MSG_MORE hold up to half the buffer.
+ */
+static bool smc_tx_should_cork(struct smc_connection *conn, u32 pending)
+{
+	u32 half = conn->sndbuf_desc->len / 2;
+
+	if (test_bit(SMC_TX_CORKED, &conn->tx_flags))
+		return pending < half;
+	if (!conn->tx_autocork_size || !atomic_read(&conn->cdc_pend))
+		return false;
+	return pending < min(half, conn->tx_autocork_size);
+}
+
+/* RDMA-write @len bytes of the send ring at @sent into the peer RMBE */
+static int smc_tx_rdma_writes(struct smc_connection *conn,
+			      union smc_cursor sent, union smc_cursor prod,
+			      u32 len)
+{
+	struct smc_lgr_link *lnk = conn->lnk;
+	struct smc_rtoken *rt = &lnk->lgr->rtokens[conn->rtoken_idx][lnk->idx];
+	u32 sndlen = conn->sndbuf_desc->len;
+	u64 dma = conn->sndbuf_desc->dma[lnk->idx];
+	u64 base = rt->vaddr +
+		   (u64)(conn->peer_rmbe_idx - 1) * conn->peer_rmbe_size;
+	u32 src = sent.count, dst = prod.count;
+	struct ib_sge sge[2];
+	int nsge, rc;
+
+	/* at most 2 writes (the RMBE wraps), each of up to 2 SGEs */
+	while (len) {
+		u32 chunk = min(len, conn->peer_rmbe_size - dst);
+
+		sge[0].addr = dma + src;
+		sge[0].length = min(chunk, sndlen - src);
+		sge[0].lkey = smc_wr_lkey(&lnk->wr);
+		nsge = 1;
+		if (sge[0].length < chunk) {
+			sge[1].addr = dma;
+			sge[1].length = chunk - sge[0].length;
+			sge[1].lkey = sge[0].lkey;
+			nsge = 2;
+		}
+		rc = smc_wr_rdma_write(&lnk->wr, sge, nsge, base + dst,
+				       rt->rkey, true);
+		if (rc)
+			return rc;
+		src = (src + chunk) % sndlen;
+		dst = (dst + chunk) % conn->peer_rmbe_size;
+		len -= chunk;
+	}
+	return 0;
+}
+
+/*
+ * Write what fits into the peer RMBE and send the CDC.  @slotp is a
+ * slot to use or NULL to find one; it is consumed if it was used.
+ * -EAGAIN: no free slot, tx_work must retry.
+ */
+static int smc_tx_push_locked(struct smc_connection *conn,
+			      struct smc_wr_tx_slot **slotp, bool corkable)
+{
+	u32 sndlen = conn->sndbuf_desc->len;
+	union smc_cursor sent, prep, prod;
+	u32 pending, space, len, urg = 0;
+	bool want_cdc;
+	int rc;
+
+	lockdep_assert_held(&conn->send_lock);
+	if (test_bit(SMC_TX_STOPPED, &conn->tx_flags))
+		return -EPIPE;
+	if (conn->tx_err)
+		return conn->tx_err;
+	sent = smc_cursor_read(&conn->tx_curs_sent);
+	prep = smc_cursor_read(&conn->tx_curs_prep);
+	pending = smc_cursor_diff(sndlen, &sent, &prep);
+	space = atomic_read(&conn->peer_rmbe_space);
+	len = min(pending, space);
+	want_cdc = test_bit(SMC_TX_CDC_WANTED, &conn->tx_flags);
+	/* after urgent data, nothing until the peer consumed all (6.4) */
+	if (test_bit(SMC_TX_URG_WAIT, &conn->tx_flags)) {
+		if (space < conn->peer_rmbe_size)
+			len = 0;
+		else
+			clear_bit(SMC_TX_URG_WAIT, &conn->tx_flags);
+	}
+	if (conn->urg_tx_pend) {
+		/* the urgent byte ends a write: the peer finds it at prod-1 */
+		urg = smc_cursor_diff(sndlen, &sent, &conn->urg_tx_curs);
+		conn->local_tx_ctrl.prod_flags |= SMC_CDC_PROD_URG_PENDING;
+		if (len && len >= urg)
+			len = urg;
+		else
+			urg = 0;
+	}
+	if (!len && !want_cdc)
+		return 0;
+	if (!want_cdc && !conn->urg_tx_pend && corkable &&
+	    smc_tx_should_cork(conn, pending))
+		return 0;
+	if (!*slotp) {
+		rc = smc_wr_send_slot_get_nowait(&conn->lnk->wr, slotp);
+		if (rc == -EBUSY)
+			return -EAGAIN;
+		if (rc)
+			return rc;
+	}
+	if (len) {
+		prod = smc_cursor_read(&conn->local_tx_ctrl.prod);
+		rc = smc_tx_rdma_writes(conn, sent, prod, len);
+		if (rc) {
+			smc_wr_send_slot_put(&conn->lnk->wr, *slotp);
+			*slotp = NULL;
+			return rc;
+		}
+		smc_cursor_add(conn->peer_rmbe_size, &prod, len);
+		smc_cursor_write(&conn->local_tx_ctrl.prod, prod);
+		smc_cursor_add(sndlen, &sent, len);
+		smc_cursor_write(&conn->tx_curs_sent, sent);
+		atomic_sub(len, &conn->peer_rmbe_space);
+		if (urg) {
+			conn->local_tx_ctrl.prod_flags |=
+				SMC_CDC_PROD_URG_PRESENT;
+			conn->urg_tx_pend = false;
+			set_bit(SMC_TX_URG_WAIT, &conn->tx_flags);
+		}
+	}
+	/* tell the reader we wait for room: it then updates its cursor */
+	if (pending && pending >= space)
+		conn->local_tx_ctrl.prod_flags |= SMC_CDC_PROD_WRITE_BLOCKED;
+	else
+		conn->local_tx_ctrl.prod_flags &= ~SMC_CDC_PROD_WRITE_BLOCKED;
+	rc = smc_cdc_send_locked(conn, *slotp);
+	*slotp = NULL;
+	return rc;
+}
+
+static int smc_tx_push_common(struct smc_connection *conn, bool corkable)
+{
+	struct smc_wr_tx_slot *slot = NULL;
+	int rc;
+
+	spin_lock_bh(&conn->send_lock);
+	rc = smc_tx_push_locked(conn, &slot, corkable);
+	spin_unlock_bh(&conn->send_lock);
+	if (rc == -EAGAIN || rc == -ENOMEM) {
+		smc_tx_sched(conn);
+		rc = 0;
+	}
+	return rc;
+}
+
+/**
+ * smc_tx_push() - send what fits now, corked or not
+ * @conn: the connection
+ *
+ * For uncorking and for CDCs that must go out (flags, cursor updates).
+ * Without a free send slot, tx_work sends later.
+ *
+ * Context: any context.
+ * Return: 0 or a negative errno (link down, connection stopped).
+ */
+int smc_tx_push(struct smc_connection *conn)
+{
+	return smc_tx_push_common(conn, false);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_tx_push);
+
+/**
+ * smc_tx_pending() - send what fits now unless corking holds it back
+ * @conn: the connection
+ *
+ * Context: any context.
+ */
+void smc_tx_pending(struct smc_connection *conn)
+{
+	smc_tx_push_common(conn, true);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_tx_pending);
+
+/**
+ * smc_tx_work() - send what a push left for lack of a send slot
+ * @work: tx_work of a connection, which holds a reference
+ *
+ * Context: process context (workqueue).
+ */
+void smc_tx_work(struct work_struct *work)
+{
+	struct smc_connection *conn = container_of(to_delayed_work(work),
+						   struct smc_connection,
+						   tx_work);
+	struct smc_wr_tx_slot *slot = NULL;
+	int rc;
+
+	rc = smc_wr_send_slot_get(&conn->lnk->wr, &slot, SMC_WR_SEND_WAIT);
+	if (rc) {
+		/* the link is down or stuck: nothing will ever go out */
+		spin_lock_bh(&conn->send_lock);
+		if (!conn->tx_err)
+			conn->tx_err = rc == -EBUSY ? -ETIMEDOUT : rc;
+		spin_unlock_bh(&conn->send_lock);
+		conn->ops->state_change(conn);
+		goto out;
+	}
+	spin_lock_bh(&conn->send_lock);
+	rc = smc_tx_push_locked(conn, &slot, false);
+	spin_unlock_bh(&conn->send_lock);
+	if (slot)
+		smc_wr_send_slot_put(&conn->lnk->wr, slot);
+	if (rc == -ENOMEM && !test_bit(SMC_TX_STOPPED, &conn->tx_flags)) {
+		/* the reference goes with the work */
+		if (schedule_delayed_work(&conn->tx_work, SMC_TX_RETRY_DELAY))
+			return;
+	}
+out:
+	conn->ops->put(conn);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_tx_work);
+
+/**
+ * smc_tx_sendmsg() - copy data into the send buffer and send it
+ * @conn: the connection
+ * @msg: the data; MSG_MORE in msg_flags holds it like TCP_CORK, with
+ *	MSG_OOB its last byte is urgent data (once all of it is copied)
+ * @len: bytes to send
+ *
+ * Copies as much as the send buffer has room for; the socket layer
+ * waits for ops->write_space() and calls again for the rest.
+ *
+ * Context: process context; the caller serialises senders.
+ * Return: bytes copied (> 0), -EAGAIN when the send buffer is full,
+ * -ECONNRESET after the peer aborted, -EPIPE once stopped, -EFAULT, or
+ * the error that took the link down.
+ */
+int smc_tx_sendmsg(struct smc_connection *conn, struct msghdr *msg,
+		   size_t len)
+{
+	u32 sndlen = conn->sndbuf_desc->len;
+	u8 *buf = conn->sndbuf_desc->cpu_addr;
+	union smc_cursor prep;
+	size_t copied, first, done;
+	u32 space;
+
+	if (READ_ONCE(conn->peer_conn_flags) & SMC_CDC_CONN_ABORT)
+		return -ECONNRESET;
+	if (test_bit(SMC_TX_STOPPED, &conn->tx_flags))
+		return -EPIPE;
+	if (READ_ONCE(conn->tx_err))
+		return READ_ONCE(conn->tx_err);
+	if (!len)
+		return 0;
+	space = atomic_read(&conn->sndbuf_space);
+	if (!space)
+		return -EAGAIN;
+	copied = min_t(size_t, len, space);
+	prep = smc_cursor_read(&conn->tx_curs_prep);
+	first = min_t(size_t, copied, sndlen - prep.count);
+	done = copy_from_iter(buf + prep.count, first, &msg->msg_iter);
+	if (done == first && copied > first)
+		done += copy_from_iter(buf, copied - first, &msg->msg_iter);
+	if (!done)
+		return -EFAULT;
+	/* only this sender moves tx_curs_prep; pushes read it */
+	smc_cursor_add(sndlen, &prep, done);
+	atomic_sub(done, &conn->sndbuf_space);
+	spin_lock_bh(&conn->send_lock);
+	smc_cursor_write(&conn->tx_curs_prep, prep);
+	/* MSG_OOB: the last byte of the whole message is urgent */
+	if ((msg->msg_flags & MSG_OOB) && done == len) {
+		conn->urg_tx_curs = prep;
+		conn->urg_tx_pend = true;
+	}
+	spin_unlock_bh(&conn->send_lock);
+	if (conn->urg_tx_pend) {
+		smc_tx_pending(conn);
+		return done;
+	}
+	/* MSG_MORE holds this write like TCP_CORK, up to half the buffer */
+	if (!(msg->msg_flags & MSG_MORE) ||
+	    smc_tx_outq(conn) >= sndlen / 2)
+		smc_tx_pending(conn);
+	return done;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_tx_sendmsg);
+
+/**
+ * smc_tx_outq() - bytes in the send buffer not yet confirmed sent
+ * @conn: the connection
+ *
+ * For SIOCOUTQ: written by the application, CDC not completed.
+ *
+ * Context: any context.
+ * Return: the byte count.
+ */
+int smc_tx_outq(struct smc_connection *conn)
+{
+	return conn->sndbuf_desc->len - atomic_read(&conn->sndbuf_space);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_tx_outq);
