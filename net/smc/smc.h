@@ -21,6 +21,7 @@
 
 #include "smc_clc.h"
 #include "smc_compat.h"
+#include "smc_core.h"
 
 /* out-of-tree module version, shown by modinfo and /sys/module/smc */
 #define SMC_MODULE_VERSION	"0.1.0"
@@ -60,6 +61,9 @@ enum {
 	SMC_SOCK_HOOKED,	/* our clcsk callbacks are installed */
 	SMC_SOCK_ACCEPTED,	/* server side: created by accept() */
 	SMC_SOCK_HS_STARTED,	/* the CLC handshake work was queued */
+	SMC_SOCK_SMCR,		/* data goes over SMC-R: @conn is live */
+	SMC_SOCK_ORPHAN_HELD,	/* released, the close protocol holds it */
+	SMC_SOCK_CONN_DONE,	/* @conn left its link group */
 };
 
 /**
@@ -91,6 +95,12 @@ enum {
  * @listen_work: listener: takes new TCP children off the clcsock
  * @listen_wait: listener: entry on the listening socket's wait queue
  *	that starts @listen_work when TCP queues a child
+ * @conn: the SMC-R connection, live once SMC_SOCK_SMCR is set; while it
+ *	is registered in a link group it holds a reference on the sock
+ * @close_work: runs the close protocol on the peer's flags, aborts and
+ *	link-group failures (smc_close.c), under the sock lock
+ * @orphan_work: bounds how long a released socket waits for its peer
+ * @clcsk_gone: the clcsock reported an error (a reset) in SMC-R mode
  *
  * sk_state follows enum smc_state.  It is changed under the SMC sock
  * lock, except INIT -> ACTIVE which the clcsk state callback may do.
@@ -120,11 +130,32 @@ struct smc_sock {
 	unsigned int		hs_cnt;
 	struct work_struct	listen_work;
 	struct wait_queue_entry	listen_wait;
+	struct smc_connection	conn;
+	struct work_struct	close_work;
+	struct delayed_work	orphan_work;
+	bool			clcsk_gone;
 };
 
 static inline struct smc_sock *smc_sk(const struct sock *sk)
 {
 	return container_of(sk, struct smc_sock, sk);
+}
+
+static inline struct smc_sock *smc_of_conn(struct smc_connection *conn)
+{
+	return container_of(conn, struct smc_sock, conn);
+}
+
+/**
+ * smc_uses_smcr() - does the socket move its data over SMC-R?
+ * @smc: SMC socket
+ *
+ * Context: any context.
+ * Return: true once the handshake set up an SMC-R connection.
+ */
+static inline bool smc_uses_smcr(const struct smc_sock *smc)
+{
+	return test_bit(SMC_SOCK_SMCR, &smc->flags);
 }
 
 /* smc_sock.c */
@@ -175,6 +206,7 @@ void smc_clcsock_unhook(struct smc_sock *smc);
 void smc_clcsock_sync(struct smc_sock *smc);
 void smc_clcsock_copy_settings(struct smc_sock *smc);
 void smc_switch_to_fallback(struct smc_sock *smc, u32 reason);
+void smc_switch_to_smcr(struct smc_sock *smc);
 
 /* smc_clc_io.c */
 int smc_clc_send(struct socket *clcsock, const void *buf, size_t len);
@@ -190,6 +222,29 @@ void smc_hs_exit(void);
 int smc_hs_client(struct smc_sock *smc);
 int smc_hs_server(struct smc_sock *smc);
 void smc_hs_local_systemid(u8 *id);
+
+/* smc_conn.c */
+void smc_conn_sock_init(struct smc_sock *smc);
+void smc_conn_free(struct smc_sock *smc);
+
+/* smc_stream.c: the socket calls of an SMC-R connection */
+int smc_stream_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len);
+int smc_stream_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
+		       int flags);
+__poll_t smc_stream_poll(struct smc_sock *smc);
+int smc_stream_ioctl(struct smc_sock *smc, unsigned int cmd,
+		     unsigned long arg);
+ssize_t smc_stream_splice_read(struct smc_sock *smc, loff_t *ppos,
+			       struct pipe_inode_info *pipe, size_t len,
+			       unsigned int flags);
+void smc_stream_set_cork(struct smc_sock *smc, bool on);
+void smc_stream_push(struct smc_sock *smc);
+
+/* smc_close.c */
+void smc_close_init(struct smc_sock *smc);
+int smc_close_shutdown(struct smc_sock *smc, int how);
+void smc_close_release(struct smc_sock *smc);
+void smc_close_schedule(struct smc_sock *smc);
 
 /* smc_connect.c */
 void smc_connect_prepare(struct smc_sock *smc);
@@ -237,6 +292,11 @@ void smc_sysctl_unregister(void);
 bool smc_sysctl_limit_hs(struct net *net);
 void smc_sysctl_set_limit_hs(struct net *net, bool on);
 int smc_sysctl_testlink_time(struct net *net);
+int smc_sysctl_max_conns(struct net *net);
+int smc_sysctl_max_links(struct net *net);
+int smc_sysctl_wmem(struct net *net);
+int smc_sysctl_rmem(struct net *net);
+unsigned int smc_sysctl_autocork(struct net *net);
 
 /* smc_pnet.c */
 int smc_pnet_init(void);
@@ -249,6 +309,7 @@ int smc_netlink_init(void);
 void smc_netlink_exit(void);
 
 bool smc_ueid_match(const u8 *eid);
+unsigned int smc_ueid_get_all(u8 (*eids)[SMC_CLC_EID_LEN], unsigned int max);
 
 /* smc_clc_inject.c */
 struct dentry;

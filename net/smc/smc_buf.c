@@ -26,36 +26,47 @@
 
 #define SMC_BUF_USED	0	/* bit in smc_buf_desc.used */
 
-static bool smc_buf_link_usable(const struct smc_lgr_link *lnk, bool is_rmb)
+static bool smc_buf_link_usable(const struct smc_lgr_link *lnk)
 {
-	if (lnk->state != SMC_LNK_ACTIVATING && lnk->state != SMC_LNK_ACTIVE)
-		return false;
-	/* IB_WR_REG_MR needs a send queue that runs */
-	return !is_rmb || lnk->wr.qp_state == SMC_WR_QP_RTS;
+	return lnk->state == SMC_LNK_ACTIVATING || lnk->state == SMC_LNK_ACTIVE;
 }
 
-/* register or map @desc on link @lnk; lgr->bufs_lock held */
+/*
+ * Register or map @desc on link @lnk; lgr->bufs_lock held.  An RMB gets
+ * its MR (and so the rkey CLC advertises) on any usable link, and the MR
+ * is made valid with IB_WR_REG_MR, a send work request, once the QP is
+ * in RTS: smc_buf_reg_link() does that for a link that just got there.
+ */
 static int smc_buf_reg_one(struct smc_lgr_link *lnk, struct smc_buf_desc *desc)
 {
-	int rc;
+	struct smc_wr_mr *mr = &desc->mr[lnk->idx];
+	int rc = 0;
 
 	lockdep_assert_held(&lnk->lgr->bufs_lock);
-	if (test_bit(lnk->idx, &desc->regd))
-		return 0;
-	if (desc->is_rmb)
-		rc = smc_wr_mr_register(&lnk->wr, desc->cpu_addr, desc->len,
-					&desc->mr[lnk->idx]);
-	else
-		rc = smc_wr_dma_map(&lnk->wr, desc->cpu_addr, desc->len,
-				    &desc->dma[lnk->idx]);
-	if (!rc)
+	if (!test_bit(lnk->idx, &desc->regd)) {
+		if (desc->is_rmb)
+			rc = smc_wr_mr_prepare(&lnk->wr, desc->cpu_addr,
+					       desc->len, mr);
+		else
+			rc = smc_wr_dma_map(&lnk->wr, desc->cpu_addr, desc->len,
+					    &desc->dma[lnk->idx]);
+		if (rc)
+			return rc;
 		set_bit(lnk->idx, &desc->regd);
+	}
+	if (!desc->is_rmb || test_bit(lnk->idx, &desc->live) ||
+	    READ_ONCE(lnk->wr.qp_state) != SMC_WR_QP_RTS)
+		return 0;
+	rc = smc_wr_mr_post(&lnk->wr, mr);
+	if (!rc)
+		set_bit(lnk->idx, &desc->live);
 	return rc;
 }
 
 static void smc_buf_unreg_one(struct smc_lgr_link *lnk,
 			      struct smc_buf_desc *desc)
 {
+	clear_bit(lnk->idx, &desc->live);
 	if (!test_and_clear_bit(lnk->idx, &desc->regd))
 		return;
 	if (desc->is_rmb)
@@ -98,7 +109,7 @@ static struct smc_buf_desc *smc_buf_alloc(struct smc_link_group *lgr,
 	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
 		struct smc_lgr_link *lnk = &lgr->lnk[i];
 
-		if (!smc_buf_link_usable(lnk, is_rmb))
+		if (!smc_buf_link_usable(lnk))
 			continue;
 		if (smc_buf_reg_one(lnk, desc)) {
 			while (--i >= 0)
@@ -118,8 +129,9 @@ static struct smc_buf_desc *smc_buf_alloc(struct smc_link_group *lgr,
  *
  * A free buffer of that size in the group is reused as it is (still
  * registered); otherwise one is allocated and registered on every
- * usable link (an RMB on the links whose QP is in RTS; the others get
- * it in smc_buf_reg_link()).  When memory is short the size steps down.
+ * usable link: a send buffer DMA-mapped, an RMB with its rkey fixed and,
+ * where the QP is in RTS, valid (the others make it valid in
+ * smc_buf_reg_link()).  When memory is short the size steps down.
  * The buffer's content is zero.
  *
  * Context: process context.
@@ -180,7 +192,8 @@ EXPORT_SYMBOL_IF_KUNIT(smc_buf_put);
 
 /**
  * smc_buf_reg_link() - register the group's buffers on a link
- * @lnk: a link that just became usable (QP in RTS)
+ * @lnk: a link that just became usable; with its QP in RTS the RMBs'
+ *	MRs are made valid too
  *
  * Context: process context.
  * Return: 0 or the first registration error.

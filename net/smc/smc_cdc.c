@@ -87,6 +87,24 @@ void smc_conn_data_stop(struct smc_connection *conn)
 EXPORT_SYMBOL_IF_KUNIT(smc_conn_data_stop);
 
 /**
+ * smc_conn_data_kill() - the link group died under the connection
+ * @conn: a connection registered in the dying group
+ *
+ * Nothing more is sent; the socket learns it through ops->state_change()
+ * and aborts.
+ *
+ * Context: any but hard interrupt; the caller holds conn->lgr->lock.
+ */
+void smc_conn_data_kill(struct smc_connection *conn)
+{
+	WRITE_ONCE(conn->killed, true);
+	if (!conn->ops)
+		return;
+	set_bit(SMC_TX_STOPPED, &conn->tx_flags);
+	conn->ops->state_change(conn);
+}
+
+/**
  * smc_conn_find_by_token() - the connection a received CDC is for
  * @lgr: the link group of the link it arrived on
  * @token: the alert token in it (our local token)

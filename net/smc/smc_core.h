@@ -180,7 +180,9 @@ struct smc_lgr_link {
  * @is_rmb: an RMB (registered for remote writes) or a send buffer
  * @mr: RMB: its registration on each link, by link index
  * @dma: send buffer: its DMA address on each link, by link index
- * @regd: bit i set once registered/mapped on link i
+ * @regd: bit i set once mapped on link i (an RMB: its MR allocated, the
+ *	rkey fixed)
+ * @live: RMB: bit i set once its MR is valid on link i (IB_WR_REG_MR)
  * @confirmed: RMB: announced to the peer (first contact, CONFIRM_RKEY)
  */
 struct smc_buf_desc {
@@ -193,6 +195,7 @@ struct smc_buf_desc {
 	struct smc_wr_mr	mr[SMC_LINKS_PER_LGR_MAX];
 	u64			dma[SMC_LINKS_PER_LGR_MAX];
 	unsigned long		regd;
+	unsigned long		live;
 	bool			confirmed;
 };
 

@@ -56,6 +56,7 @@ enum {
 void smc_conn_data_init(struct smc_connection *conn,
 			const struct smc_conn_ops *ops);
 void smc_conn_data_stop(struct smc_connection *conn);
+void smc_conn_data_kill(struct smc_connection *conn);
 struct smc_connection *smc_conn_find_by_token(struct smc_link_group *lgr,
 					      u32 token);
 int smc_cdc_send_flags(struct smc_connection *conn, u8 conn_flags);

@@ -33,6 +33,7 @@
 
 #include "smc.h"
 #include "smc_clc.h"
+#include "smc_data.h"
 #include "smc_lgr.h"
 
 #ifdef SMC_HAVE_KUNIT_VISIBILITY
@@ -52,8 +53,15 @@ static unsigned int smc_lgr_net_id __read_mostly;
 /* LLC processing, keepalives, idle free and termination run here */
 struct workqueue_struct *smc_lgr_wq;
 
-/* woken whenever a group has been torn down */
-static DECLARE_WAIT_QUEUE_HEAD(smc_lgr_gone_wq);
+/*
+ * Woken whenever a group has been torn down or its first link became
+ * active; smc_lgr_events counts those events for waiters.
+ */
+static DECLARE_WAIT_QUEUE_HEAD(smc_lgr_event_wq);
+static atomic_t smc_lgr_events = ATOMIC_INIT(0);
+
+/* a peer's first contact in progress is waited for this long at most */
+#define SMC_LGR_PENDING_WAIT	(3 * SMC_LLC_WAIT_FIRST_TIME)
 
 /* link group ids: locally unique, a counter stepping by 256 as Linux */
 static atomic_t smc_lgr_id_cnt = ATOMIC_INIT(0);
@@ -175,9 +183,13 @@ struct smc_link_group *smc_lgr_create(struct net *net, enum smc_lgr_role role,
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_lgr_create);
 
-/* a link of @lgr the connection described by @m may use; lgr->lock held */
+/*
+ * A link of @lgr in @state the connection described by @m may use;
+ * lgr->lock held.
+ */
 static struct smc_lgr_link *smc_lgr_match_link(struct smc_link_group *lgr,
-					       const struct smc_lgr_match *m)
+					       const struct smc_lgr_match *m,
+					       enum smc_link_state state)
 {
 	bool v1 = lgr->smc_version == SMC_CLC_V1;
 	int i;
@@ -186,7 +198,7 @@ static struct smc_lgr_link *smc_lgr_match_link(struct smc_link_group *lgr,
 	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
 		struct smc_lgr_link *lnk = &lgr->lnk[i];
 
-		if (lnk->state != SMC_LNK_ACTIVE)
+		if (lnk->state != state)
 			continue;
 		if (memcmp(lnk->peer_gid, m->peer_gid, SMC_GID_SIZE))
 			continue;
@@ -199,27 +211,25 @@ static struct smc_lgr_link *smc_lgr_match_link(struct smc_link_group *lgr,
 	return NULL;
 }
 
-/**
- * smc_lgr_find() - a link group a new connection may reuse
- * @net: network namespace of the TCP connection
- * @m: what the connection needs, see protocol reference 7.1
- * @lnk: set to the matching link
- *
- * A group qualifies with the same role, version, peer system id and
- * VLAN, an ACTIVE link to the peer's GID (and MAC in v1; and for the
- * client the Accept's QPN), no out-of-sync decline, room for another
- * connection and a free rtoken slot.
- *
- * Context: process context.
- * Return: the group with a reference for the caller, or NULL.
- */
-struct smc_link_group *smc_lgr_find(struct net *net,
-				    const struct smc_lgr_match *m,
-				    struct smc_lgr_link **lnk)
+/* does @lgr take another connection as server?  lgr->lock held */
+static bool smc_lgr_has_room(struct smc_link_group *lgr)
+{
+	bool rtoken_free;
+
+	lockdep_assert_held(&lgr->lock);
+	spin_lock(&lgr->rtokens_lock);
+	rtoken_free = !bitmap_full(lgr->rtokens_used, SMC_RMBS_PER_LGR_MAX);
+	spin_unlock(&lgr->rtokens_lock);
+	return rtoken_free && lgr->conns_num < lgr->max_conns;
+}
+
+static struct smc_link_group *__smc_lgr_find(struct net *net,
+					     const struct smc_lgr_match *m,
+					     struct smc_lgr_link **lnk,
+					     bool *pending)
 {
 	struct smc_lgr_net *ln = smc_lgr_net(net);
 	struct smc_link_group *lgr, *found = NULL;
-	bool rtoken_free;
 
 	spin_lock_bh(&ln->lock);
 	list_for_each_entry(lgr, &ln->list, list) {
@@ -228,18 +238,17 @@ struct smc_link_group *smc_lgr_find(struct net *net,
 		    memcmp(lgr->peer_systemid, m->peer_systemid,
 			   SMC_SYSTEMID_LEN))
 			continue;
-		spin_lock(&lgr->rtokens_lock);
-		rtoken_free = !bitmap_full(lgr->rtokens_used,
-					   SMC_RMBS_PER_LGR_MAX);
-		spin_unlock(&lgr->rtokens_lock);
-		if (!rtoken_free)
-			continue;
 		spin_lock(&lgr->lock);
+		/* the server decides on reuse; the client follows it */
 		if (!lgr->terminating && !lgr->sync_err &&
-		    lgr->conns_num < lgr->max_conns) {
-			*lnk = smc_lgr_match_link(lgr, m);
+		    (m->role == SMC_CLNT || smc_lgr_has_room(lgr))) {
+			*lnk = smc_lgr_match_link(lgr, m, SMC_LNK_ACTIVE);
 			if (*lnk)
 				found = lgr;
+			else if (lgr->type == SMC_LGR_NONE &&
+				 smc_lgr_match_link(lgr, m,
+						    SMC_LNK_ACTIVATING))
+				*pending = true;
 		}
 		spin_unlock(&lgr->lock);
 		if (found) {
@@ -250,7 +259,84 @@ struct smc_link_group *smc_lgr_find(struct net *net,
 	spin_unlock_bh(&ln->lock);
 	return found;
 }
+
+/**
+ * smc_lgr_find() - a link group a new connection may reuse
+ * @net: network namespace of the TCP connection
+ * @m: what the connection needs, see protocol reference 7.1
+ * @lnk: set to the matching link
+ *
+ * A group qualifies with the same role, version, peer system id and
+ * VLAN, an ACTIVE link to the peer's GID (and MAC in v1; and for the
+ * client the Accept's QPN) and no out-of-sync decline; for the server
+ * also room for another connection and a free rtoken slot.  The client
+ * follows the server's choice, so a group full in its own count (a
+ * connection the server already forgot) still qualifies.
+ *
+ * Context: process context.
+ * Return: the group with a reference for the caller, or NULL.
+ */
+struct smc_link_group *smc_lgr_find(struct net *net,
+				    const struct smc_lgr_match *m,
+				    struct smc_lgr_link **lnk)
+{
+	bool pending = false;
+
+	return __smc_lgr_find(net, m, lnk, &pending);
+}
 EXPORT_SYMBOL_IF_KUNIT(smc_lgr_find);
+
+static void smc_lgr_event(void)
+{
+	atomic_inc(&smc_lgr_events);
+	wake_up_all(&smc_lgr_event_wq);
+}
+
+/**
+ * smc_lgr_find_wait() - smc_lgr_find(), waiting out a first contact
+ * @net: as smc_lgr_find()
+ * @m: as smc_lgr_find()
+ * @lnk: as smc_lgr_find()
+ *
+ * When a group for the same peer is confirming its first link, its
+ * outcome is awaited (bounded), so that connections racing to one peer
+ * share one group instead of each creating its own.  This serialises
+ * the first contact of one peer only; nothing else waits.
+ *
+ * Context: process context, may sleep.
+ * Return: as smc_lgr_find().
+ */
+struct smc_link_group *smc_lgr_find_wait(struct net *net,
+					 const struct smc_lgr_match *m,
+					 struct smc_lgr_link **lnk)
+{
+	unsigned long end = jiffies + SMC_LGR_PENDING_WAIT;
+	struct smc_link_group *lgr;
+
+	for (;;) {
+		int seen = atomic_read(&smc_lgr_events);
+		bool pending = false;
+
+		lgr = __smc_lgr_find(net, m, lnk, &pending);
+		if (lgr || !pending || time_after_eq(jiffies, end))
+			return lgr;
+		wait_event_timeout(smc_lgr_event_wq,
+				   atomic_read(&smc_lgr_events) != seen,
+				   end - jiffies);
+	}
+}
+
+/**
+ * smc_lgr_link_activated() - a link of a group became ACTIVE
+ *
+ * Wakes connections waiting in smc_lgr_find_wait().
+ *
+ * Context: any but hard interrupt.
+ */
+void smc_lgr_link_activated(void)
+{
+	smc_lgr_event();
+}
 
 /**
  * smc_lgr_count() - number of link groups on a namespace's list
@@ -483,6 +569,9 @@ EXPORT_SYMBOL_IF_KUNIT(smc_conn_find);
  * @conn: the connection; gets a nonzero alert token unique in the group
  *	and a reference on @lgr in conn->lgr
  *
+ * The server keeps to the group's max_conns; the client follows the
+ * server's choice of the group, up to SMC_CONN_PER_LGR_MAX.
+ *
  * Context: any but hard interrupt.
  * Return: 0, -ENOLINK if the group is going away, -ENOSPC if it is full.
  */
@@ -495,7 +584,8 @@ int smc_conn_register(struct smc_link_group *lgr, struct smc_connection *conn)
 		spin_unlock_bh(&lgr->lock);
 		return -ENOLINK;
 	}
-	if (lgr->conns_num >= lgr->max_conns) {
+	if (lgr->conns_num >= (lgr->role == SMC_SERV ? lgr->max_conns :
+						     SMC_CONN_PER_LGR_MAX)) {
 		spin_unlock_bh(&lgr->lock);
 		return -ENOSPC;
 	}
@@ -607,12 +697,13 @@ static void smc_lgr_teardown(struct smc_link_group *lgr, u32 reason,
 
 	if (!smc_lgr_claim(lgr, reason))
 		return;
+	smc_lgr_event();
 	if (reason)
 		smc_llc_send_delete_all(lgr, orderly, reason);
+	/* the connections stop sending and their sockets abort */
 	spin_lock_bh(&lgr->lock);
 	for (n = rb_first(&lgr->conns); n; n = rb_next(n))
-		WRITE_ONCE(rb_entry(n, struct smc_connection, node)->killed,
-			   true);
+		smc_conn_data_kill(rb_entry(n, struct smc_connection, node));
 	spin_unlock_bh(&lgr->lock);
 	/* flows waiting for a response see terminating and leave */
 	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
@@ -631,7 +722,7 @@ static void smc_lgr_teardown(struct smc_link_group *lgr, u32 reason,
 		smc_lgr_put(lgr);
 	/* pairs with smc_lgr_wait_gone(): the teardown's stores come first */
 	smp_store_release(&lgr->gone, true);
-	wake_up_all(&smc_lgr_gone_wq);
+	smc_lgr_event();
 	smc_lgr_put(lgr);	/* the list's */
 }
 
@@ -719,7 +810,7 @@ static bool smc_lgr_is_gone(struct smc_link_group *lgr)
  */
 bool smc_lgr_wait_gone(struct smc_link_group *lgr, long timeout)
 {
-	return wait_event_timeout(smc_lgr_gone_wq, smc_lgr_is_gone(lgr),
+	return wait_event_timeout(smc_lgr_event_wq, smc_lgr_is_gone(lgr),
 				  timeout) > 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_lgr_wait_gone);

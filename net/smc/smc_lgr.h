@@ -43,6 +43,10 @@ struct smc_link_group *smc_lgr_create(struct net *net, enum smc_lgr_role role,
 struct smc_link_group *smc_lgr_find(struct net *net,
 				    const struct smc_lgr_match *m,
 				    struct smc_lgr_link **lnk);
+struct smc_link_group *smc_lgr_find_wait(struct net *net,
+					 const struct smc_lgr_match *m,
+					 struct smc_lgr_link **lnk);
+void smc_lgr_link_activated(void);
 void smc_lgr_get(struct smc_link_group *lgr);
 void smc_lgr_put(struct smc_link_group *lgr);
 int smc_lgr_link_init(struct smc_link_group *lgr, u8 idx,
@@ -64,10 +68,7 @@ bool smc_lgr_wait_gone(struct smc_link_group *lgr, long timeout);
 struct smc_connection *smc_conn_find(struct smc_link_group *lgr, u32 token);
 
 /* smc_llc.c */
-typedef void (*smc_lgr_cdc_rx_t)(struct smc_lgr_link *lnk, const u8 *buf,
-				 unsigned int len);
 extern const struct smc_wr_ops smc_llc_wr_ops;
-void smc_lgr_set_cdc_rx(smc_lgr_cdc_rx_t fn);
 void smc_llc_rx_work(struct work_struct *work);
 void smc_llc_rx_purge(struct smc_link_group *lgr);
 void smc_llc_testlink_work(struct work_struct *work);

@@ -28,6 +28,7 @@
 
 #include "smc.h"
 #include "smc_clc.h"
+#include "smc_data.h"
 #include "smc_lgr.h"
 
 #ifdef SMC_HAVE_KUNIT_VISIBILITY
@@ -47,19 +48,6 @@ struct smc_llc_qentry {
 	unsigned int		len;
 	u8			buf[];
 };
-
-static smc_lgr_cdc_rx_t smc_llc_cdc_rx_fn;
-
-/**
- * smc_lgr_set_cdc_rx() - set the handler of received CDC messages
- * @fn: the data path's handler, NULL to remove it
- *
- * Context: module init or exit, while no link exists.
- */
-void smc_lgr_set_cdc_rx(smc_lgr_cdc_rx_t fn)
-{
-	WRITE_ONCE(smc_llc_cdc_rx_fn, fn);
-}
 
 static struct smc_lgr_link *smc_llc_lnk(struct smc_link *wr)
 {
@@ -756,12 +744,8 @@ static void smc_llc_rx(struct smc_link *wr, const u8 *buf, unsigned int len)
 static void smc_llc_cdc_rx(struct smc_link *wr, const u8 *buf,
 			   unsigned int len)
 {
-	struct smc_lgr_link *lnk = smc_llc_lnk(wr);
-	smc_lgr_cdc_rx_t fn = READ_ONCE(smc_llc_cdc_rx_fn);
-
-	WRITE_ONCE(lnk->last_rx, jiffies);
-	if (fn)
-		fn(lnk, buf, len);
+	WRITE_ONCE(smc_llc_lnk(wr)->last_rx, jiffies);
+	smc_cdc_rx_handler(wr, buf, len);
 }
 
 static void smc_llc_link_down_cb(struct smc_link *wr, enum ib_wc_status st)

@@ -949,3 +949,26 @@ bool smc_ueid_match(const u8 *eid)
 	mutex_unlock(&smc_ueid_lock);
 	return found;
 }
+
+/**
+ * smc_ueid_get_all() - copy the UEID table, for a CLC Proposal
+ * @eids: room for @max UEIDs of SMC_CLC_EID_LEN bytes, blank-padded
+ * @max: at most this many are copied
+ *
+ * Context: process context, may sleep.
+ * Return: the number copied.
+ */
+unsigned int smc_ueid_get_all(u8 (*eids)[SMC_CLC_EID_LEN], unsigned int max)
+{
+	struct smc_ueid *ue;
+	unsigned int n = 0;
+
+	mutex_lock(&smc_ueid_lock);
+	list_for_each_entry(ue, &smc_ueid_list, list) {
+		if (n == max)
+			break;
+		memcpy(eids[n++], ue->eid, SMC_CLC_EID_LEN);
+	}
+	mutex_unlock(&smc_ueid_lock);
+	return n;
+}

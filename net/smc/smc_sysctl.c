@@ -249,6 +249,71 @@ int smc_sysctl_testlink_time(struct net *net)
 	return READ_ONCE(sn->smcr_testlink_time);
 }
 
+static struct smc_sysctl_net *smc_sysctl_of(struct net *net)
+{
+	return net_generic(net, smc_sysctl_net_id);
+}
+
+/**
+ * smc_sysctl_max_conns() - connections per link group to propose
+ * @net: network namespace
+ *
+ * Context: any context.
+ * Return: net.smc.smcr_max_conns_per_lgr.
+ */
+int smc_sysctl_max_conns(struct net *net)
+{
+	return READ_ONCE(smc_sysctl_of(net)->max_conns_per_lgr);
+}
+
+/**
+ * smc_sysctl_max_links() - links per link group to propose
+ * @net: network namespace
+ *
+ * Context: any context.
+ * Return: net.smc.smcr_max_links_per_lgr.
+ */
+int smc_sysctl_max_links(struct net *net)
+{
+	return READ_ONCE(smc_sysctl_of(net)->max_links_per_lgr);
+}
+
+/**
+ * smc_sysctl_wmem() - default send buffer size of an SMC-R connection
+ * @net: network namespace
+ *
+ * Context: any context.
+ * Return: net.smc.wmem in bytes.
+ */
+int smc_sysctl_wmem(struct net *net)
+{
+	return READ_ONCE(smc_sysctl_of(net)->wmem);
+}
+
+/**
+ * smc_sysctl_rmem() - default RMB size of an SMC-R connection
+ * @net: network namespace
+ *
+ * Context: any context.
+ * Return: net.smc.rmem in bytes.
+ */
+int smc_sysctl_rmem(struct net *net)
+{
+	return READ_ONCE(smc_sysctl_of(net)->rmem);
+}
+
+/**
+ * smc_sysctl_autocork() - how much small writes may be held back
+ * @net: network namespace
+ *
+ * Context: any context.
+ * Return: net.smc.autocorking_size in bytes, 0 for no autocorking.
+ */
+unsigned int smc_sysctl_autocork(struct net *net)
+{
+	return READ_ONCE(smc_sysctl_of(net)->autocorking_size);
+}
+
 /**
  * smc_sysctl_init() - set up the per-namespace values, with defaults
  *

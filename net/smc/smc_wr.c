@@ -719,23 +719,22 @@ static int smc_wr_reg_post(struct smc_link *lnk, struct ib_mr *ibmr)
 }
 
 /**
- * smc_wr_mr_register() - register a buffer for the peer's RDMA WRITEs
- * @lnk: the link, in RTS (or RTR)
+ * smc_wr_mr_prepare() - set up a buffer's MR: rkey and address known
+ * @lnk: the link, in any QP state but RESET
  * @buf: physically contiguous kernel buffer
  * @len: its length
  * @mr: filled with the MR, the rkey and the address to advertise
  *
- * A fast-reg MR (IB_WR_REG_MR, LOCAL_WRITE | REMOTE_WRITE) on the link's
- * QP, waited for at most SMC_WR_REG_MR_WAIT.  Registration is slow on
- * Soft-RoCE: do it when a buffer is created, never per message.  When
- * the device does not complete it in time the link goes down and the MR
- * is kept until smc_wr_link_destroy(), since the device may still use it.
+ * Allocates the fast-reg MR and maps the buffer, which fixes the rkey
+ * and the address the peer is told in CLC, before the QP runs: a server
+ * advertises its RMB in the Accept while its QP is still in INIT.  The
+ * peer may only write once smc_wr_mr_post() has made the MR valid.
  *
- * Context: process context, may sleep (bounded).
+ * Context: process context, may sleep.
  * Return: 0, or a negative errno with @mr zeroed.
  */
-int smc_wr_mr_register(struct smc_link *lnk, void *buf, size_t len,
-		       struct smc_wr_mr *mr)
+int smc_wr_mr_prepare(struct smc_link *lnk, void *buf, size_t len,
+		      struct smc_wr_mr *mr)
 {
 	unsigned int pages = DIV_ROUND_UP(offset_in_page(buf) + len,
 					  PAGE_SIZE);
@@ -764,6 +763,37 @@ int smc_wr_mr_register(struct smc_link *lnk, void *buf, size_t len,
 		rc = n < 0 ? n : -EINVAL;
 		goto err;
 	}
+	mr->rkey = mr->mr->rkey;
+	mr->addr = mr->mr->iova;
+	return 0;
+
+err:
+	smc_wr_mr_free(lnk, mr);
+	return rc;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_wr_mr_prepare);
+
+/**
+ * smc_wr_mr_post() - make a prepared MR valid for the peer's writes
+ * @lnk: the link, in RTS
+ * @mr: from smc_wr_mr_prepare() on @lnk
+ *
+ * Posts IB_WR_REG_MR (LOCAL_WRITE | REMOTE_WRITE) and waits for it at
+ * most SMC_WR_REG_MR_WAIT.  Slow on Soft-RoCE: done once per buffer and
+ * link, never per message.  When the device does not complete it in
+ * time the link goes down and the MR is kept until
+ * smc_wr_link_destroy(), since the device may still use it.
+ *
+ * Context: process context, may sleep (bounded).
+ * Return: 0, or a negative errno; @mr is zeroed if it was handed over
+ * to the link for teardown.
+ */
+int smc_wr_mr_post(struct smc_link *lnk, struct smc_wr_mr *mr)
+{
+	int rc;
+
+	if (!mr->mr)
+		return -EINVAL;
 	mutex_lock(&lnk->reg_mutex);
 	rc = smc_wr_reg_post(lnk, mr->mr);
 	if (rc == -ETIMEDOUT) {
@@ -775,17 +805,35 @@ int smc_wr_mr_register(struct smc_link *lnk, void *buf, size_t len,
 		memset(mr, 0, sizeof(*mr));
 	}
 	mutex_unlock(&lnk->reg_mutex);
-	if (rc) {
-		if (rc != -ENOLINK)
-			smc_wr_link_down(lnk, IB_WC_GENERAL_ERR);
-		goto err;
-	}
-	mr->rkey = mr->mr->rkey;
-	mr->addr = mr->mr->iova;
-	return 0;
+	if (rc && rc != -ENOLINK)
+		smc_wr_link_down(lnk, IB_WC_GENERAL_ERR);
+	return rc;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_wr_mr_post);
 
-err:
-	smc_wr_mr_free(lnk, mr);
+/**
+ * smc_wr_mr_register() - register a buffer for the peer's RDMA WRITEs
+ * @lnk: the link, in RTS
+ * @buf: physically contiguous kernel buffer
+ * @len: its length
+ * @mr: filled with the MR, the rkey and the address to advertise
+ *
+ * smc_wr_mr_prepare() and smc_wr_mr_post() in one.
+ *
+ * Context: process context, may sleep (bounded).
+ * Return: 0, or a negative errno with @mr zeroed.
+ */
+int smc_wr_mr_register(struct smc_link *lnk, void *buf, size_t len,
+		       struct smc_wr_mr *mr)
+{
+	int rc;
+
+	rc = smc_wr_mr_prepare(lnk, buf, len, mr);
+	if (rc)
+		return rc;
+	rc = smc_wr_mr_post(lnk, mr);
+	if (rc)
+		smc_wr_mr_free(lnk, mr);
 	return rc;
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_wr_mr_register);

@@ -325,6 +325,9 @@ int smc_wr_send_v2(struct smc_link *lnk, struct smc_wr_tx_slot *slot,
 int smc_wr_rdma_write(struct smc_link *lnk, struct ib_sge *sge, int nsge,
 		      u64 remote_addr, u32 rkey, bool unsignaled);
 
+int smc_wr_mr_prepare(struct smc_link *lnk, void *buf, size_t len,
+		      struct smc_wr_mr *mr);
+int smc_wr_mr_post(struct smc_link *lnk, struct smc_wr_mr *mr);
 int smc_wr_mr_register(struct smc_link *lnk, void *buf, size_t len,
 		       struct smc_wr_mr *mr);
 void smc_wr_mr_unregister(struct smc_link *lnk, struct smc_wr_mr *mr);
