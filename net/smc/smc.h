@@ -207,6 +207,7 @@ void smc_clcsock_sync(struct smc_sock *smc);
 void smc_clcsock_copy_settings(struct smc_sock *smc);
 void smc_switch_to_fallback(struct smc_sock *smc, u32 reason);
 void smc_switch_to_smcr(struct smc_sock *smc);
+extern const struct smc_conn_ops smc_sock_conn_ops;
 
 /* smc_clc_io.c */
 int smc_clc_send(struct socket *clcsock, const void *buf, size_t len);
@@ -283,6 +284,8 @@ unsigned long smc_stats_fback_read(struct net *net, bool server,
 				   unsigned int slot);
 void smc_stats_hs_err_inc(struct net *net, bool server);
 unsigned long smc_stats_hs_err_read(struct net *net, bool server);
+void smc_stats_smcr_inc(struct net *net, bool server, u8 version);
+unsigned long smc_stats_smcr_read(struct net *net, bool server, u8 version);
 
 /* smc_sysctl.c */
 int smc_sysctl_init(void);
@@ -309,7 +312,7 @@ int smc_netlink_init(void);
 void smc_netlink_exit(void);
 
 bool smc_ueid_match(const u8 *eid);
-unsigned int smc_ueid_get_all(u8 (*eids)[SMC_CLC_EID_LEN], unsigned int max);
+unsigned int smc_ueid_get_all(u8 *eids, unsigned int max);
 
 /* smc_clc_inject.c */
 struct dentry;

@@ -66,8 +66,8 @@ static void smc_connect_work(struct work_struct *work)
 	rc = smc_hs_client(smc);
 	if (rc > 0)
 		smc_switch_to_fallback(smc, rc);
-	else
-		smc_hs_fail(smc, rc ? rc : -EPROTO);
+	else if (rc < 0)
+		smc_hs_fail(smc, rc);
 
 	lock_sock(sk);
 	if (sk->sk_state == SMC_INIT)

@@ -42,6 +42,8 @@
 
 #define SMC_LINKS_PER_LGR_MAX	3	/* link slots; 2 are negotiated */
 #define SMC_CONN_PER_LGR_MAX	255
+#define SMC_CONN_PER_LGR_MIN	16	/* the least max_conns v2.1 allows */
+#define SMC_RELEASE		1	/* the SMCv2 release we support */
 #define SMC_RMBS_PER_LGR_MAX	255
 #define SMC_BUF_COMP_SLOTS	16	/* compressed sizes 0..15 */
 #define SMC_SYSTEMID_LEN	8

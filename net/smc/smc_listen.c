@@ -85,7 +85,7 @@ static void smc_listen_hs_work(struct work_struct *work)
 		rc = smc_hs_server(nsmc);
 		if (rc > 0) {
 			smc_switch_to_fallback(nsmc, rc);
-		} else {
+		} else if (rc < 0) {
 			smc_stats_hs_err_inc(sock_net(&nsmc->sk), true);
 			/* reset: the peer learns that the handshake failed */
 			tcp_abort(nclcsk, rc == -ETIMEDOUT ? ETIMEDOUT : EPROTO);

@@ -661,7 +661,25 @@ static int smc_nl_put_u64(struct sk_buff *skb, int type, u64 val)
 	return nla_put_u64_64bit(skb, type, val, 0 /* every *_PAD is 0 */);
 }
 
-static int smc_nl_fill_tech(struct sk_buff *skb, int type)
+/* the counters we keep; the others are reported as 0 */
+static u64 smc_nl_tech_value(struct net *net, int type, u8 attr)
+{
+	if (type != SMC_NLA_STATS_SMCR_TECH)
+		return 0;
+	switch (attr) {
+	case SMC_NLA_STATS_T_CLNT_V1_SUCC:
+		return smc_stats_smcr_read(net, false, SMC_CLC_V1);
+	case SMC_NLA_STATS_T_CLNT_V2_SUCC:
+		return smc_stats_smcr_read(net, false, SMC_CLC_V2);
+	case SMC_NLA_STATS_T_SRV_V1_SUCC:
+		return smc_stats_smcr_read(net, true, SMC_CLC_V1);
+	case SMC_NLA_STATS_T_SRV_V2_SUCC:
+		return smc_stats_smcr_read(net, true, SMC_CLC_V2);
+	}
+	return 0;
+}
+
+static int smc_nl_fill_tech(struct sk_buff *skb, struct net *net, int type)
 {
 	struct nlattr *tech, *nest;
 	unsigned int i, j;
@@ -692,7 +710,8 @@ static int smc_nl_fill_tech(struct sk_buff *skb, int type)
 		    attr == SMC_NLA_STATS_T_TX_RMB_USAGE)
 			rc = nla_put_u32(skb, attr, 0);
 		else
-			rc = smc_nl_put_u64(skb, attr, 0);
+			rc = smc_nl_put_u64(skb, attr,
+					    smc_nl_tech_value(net, type, attr));
 		if (rc)
 			goto cancel;
 	}
@@ -717,8 +736,8 @@ static int smc_nl_get_stats(struct sk_buff *skb, struct netlink_callback *cb)
 	nest = nla_nest_start(skb, SMC_GEN_STATS);
 	if (!nest)
 		goto cancel;
-	if (smc_nl_fill_tech(skb, SMC_NLA_STATS_SMCD_TECH) ||
-	    smc_nl_fill_tech(skb, SMC_NLA_STATS_SMCR_TECH) ||
+	if (smc_nl_fill_tech(skb, net, SMC_NLA_STATS_SMCD_TECH) ||
+	    smc_nl_fill_tech(skb, net, SMC_NLA_STATS_SMCR_TECH) ||
 	    smc_nl_put_u64(skb, SMC_NLA_STATS_CLNT_HS_ERR_CNT,
 			   smc_stats_hs_err_read(net, false)) ||
 	    smc_nl_put_u64(skb, SMC_NLA_STATS_SRV_HS_ERR_CNT,
@@ -952,13 +971,14 @@ bool smc_ueid_match(const u8 *eid)
 
 /**
  * smc_ueid_get_all() - copy the UEID table, for a CLC Proposal
- * @eids: room for @max UEIDs of SMC_CLC_EID_LEN bytes, blank-padded
+ * @eids: room for @max UEIDs of SMC_CLC_EID_LEN bytes each, filled
+ *	blank-padded, one after the other
  * @max: at most this many are copied
  *
  * Context: process context, may sleep.
  * Return: the number copied.
  */
-unsigned int smc_ueid_get_all(u8 (*eids)[SMC_CLC_EID_LEN], unsigned int max)
+unsigned int smc_ueid_get_all(u8 *eids, unsigned int max)
 {
 	struct smc_ueid *ue;
 	unsigned int n = 0;
@@ -967,7 +987,7 @@ unsigned int smc_ueid_get_all(u8 (*eids)[SMC_CLC_EID_LEN], unsigned int max)
 	list_for_each_entry(ue, &smc_ueid_list, list) {
 		if (n == max)
 			break;
-		memcpy(eids[n++], ue->eid, SMC_CLC_EID_LEN);
+		memcpy(eids + n++ * SMC_CLC_EID_LEN, ue->eid, SMC_CLC_EID_LEN);
 	}
 	mutex_unlock(&smc_ueid_lock);
 	return n;

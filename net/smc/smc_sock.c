@@ -295,6 +295,7 @@ int smc_sock_release(struct socket *sock)
 	/* nothing may use the clcsock on our behalf any more */
 	smc_listen_stop(smc);
 	smc_hs_cancel(smc);
+	smc_conn_free(smc);
 
 	smc_sock_drop_clcsock(smc);
 

@@ -63,6 +63,8 @@ struct smc_net {
 	atomic_long_t	fback[2][SMC_FBACK_SLOTS];
 	/* handshakes that broke without a fallback, client and server */
 	atomic_long_t	hs_err[2];
+	/* SMC-R connections set up: [client/server][v1/v2] */
+	atomic_long_t	smcr_succ[2][2];
 	/*
 	 * Slot + 1 of each reason in the order of its first fallback, for
 	 * the netlink dump, which lists reasons as upstream does: first
@@ -211,6 +213,37 @@ unsigned long smc_stats_hs_err_read(struct net *net, bool server)
 	struct smc_net *sn = net_generic(net, smc_net_id);
 
 	return atomic_long_read(&sn->hs_err[server]);
+}
+
+/**
+ * smc_stats_smcr_inc() - count an SMC-R connection the handshake set up
+ * @net: network namespace
+ * @server: server (accepted) rather than client socket
+ * @version: SMC_CLC_V1 or SMC_CLC_V2
+ *
+ * Context: any context.
+ */
+void smc_stats_smcr_inc(struct net *net, bool server, u8 version)
+{
+	struct smc_net *sn = net_generic(net, smc_net_id);
+
+	atomic_long_inc(&sn->smcr_succ[server][version >= SMC_CLC_V2]);
+}
+
+/**
+ * smc_stats_smcr_read() - read an SMC-R success counter
+ * @net: network namespace
+ * @server: server (accepted) rather than client sockets
+ * @version: SMC_CLC_V1 or SMC_CLC_V2
+ *
+ * Context: any context.
+ * Return: the count.
+ */
+unsigned long smc_stats_smcr_read(struct net *net, bool server, u8 version)
+{
+	struct smc_net *sn = net_generic(net, smc_net_id);
+
+	return atomic_long_read(&sn->smcr_succ[server][version >= SMC_CLC_V2]);
 }
 
 /**

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
+ *
+ * The SMC-R connection of a socket, from the CLC handshake's decision to
+ * the end of the close protocol: it joins a link group (a reused one, or
+ * a new one with its first link), gets a send buffer and an RMB from the
+ * group, learns where the peer's RMBE is, and finally leaves the group
+ * and gives the buffers back.
+ *
+ * The handshake runs smc_conn_create(), smc_conn_peer_rmb() and then
+ * either smc_conn_setup_done() with smc_switch_to_smcr(), or
+ * smc_conn_setup_abort() before it falls back to TCP.  The close
+ * protocol ends with smc_conn_free().
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/utsname.h>
+#include <net/neighbour.h>
+#include <net/route.h>
+#include <net/sock.h>
+
+#include "smc_bufsize.h"
+#include "smc_conn.h"
+#include "smc_data.h"
+
+/*
+ * The data path's callbacks into the socket: references pin the sock
+ * across posted CDCs and works, events wake its waiters.
+ */
+static void smc_conn_sk_hold(struct smc_connection *conn)
+{
+	sock_hold(&smc_of_conn(conn)->sk);
+}
+
+static void smc_conn_sk_put(struct smc_connection *conn)
+{
+	sock_put(&smc_of_conn(conn)->sk);
+}
+
+static void smc_conn_sk_data_ready(struct smc_connection *conn)
+{
+	struct sock *sk = &smc_of_conn(conn)->sk;
+
+	sk->sk_data_ready(sk);
+}
+
+static void smc_conn_sk_write_space(struct smc_connection *conn)
+{
+	struct sock *sk = &smc_of_conn(conn)->sk;
+
+	sk->sk_write_space(sk);
+}
+
+static void smc_conn_sk_state_change(struct smc_connection *conn)
+{
+	struct sock *sk = &smc_of_conn(conn)->sk;
+
+	sk->sk_state_change(sk);
+}
+
+const struct smc_conn_ops smc_sock_conn_ops = {
+	.hold		= smc_conn_sk_hold,
+	.put		= smc_conn_sk_put,
+	.data_ready	= smc_conn_sk_data_ready,
+	.write_space	= smc_conn_sk_write_space,
+	.state_change	= smc_conn_sk_state_change,
+};
+
+/* the send buffer or RMB size a new connection asks for */
+static unsigned int smc_conn_bufsize(struct smc_sock *smc, bool rmb)
+{
+	struct sock *sk = &smc->sk;
+	struct net *net = sock_net(sk);
+	u8 comp;
+
+	/* SO_SNDBUF/SO_RCVBUF as with TCP, else net.smc.wmem/rmem */
+	if (rmb)
+		return sk->sk_userlocks & SOCK_RCVBUF_LOCK ?
+		       smc_bufsize_select(READ_ONCE(sk->sk_rcvbuf), &comp) :
+		       smc_bufsize_round(smc_sysctl_rmem(net), &comp);
+	return sk->sk_userlocks & SOCK_SNDBUF_LOCK ?
+	       smc_bufsize_select(READ_ONCE(sk->sk_sndbuf), &comp) :
+	       smc_bufsize_round(smc_sysctl_wmem(net), &comp);
+}
+
+/* a new group with what CLC negotiated, and its first link in INIT */
+static u32 smc_conn_new_lgr(struct smc_sock *smc, struct smc_conn_setup *cs)
+{
+	struct smc_link_group *lgr;
+
+	lgr = smc_lgr_create(sock_net(&smc->sk), cs->role, cs->version,
+			     cs->peer_systemid, cs->vlan_id);
+	if (!lgr)
+		return SMC_CLC_DECL_MEM;
+	lgr->release = cs->release;
+	lgr->max_conns = cs->max_conns;
+	lgr->max_links = cs->max_links;
+	lgr->v2_direct = cs->v2_direct;
+	lgr->peer_os = cs->peer_os;
+	memcpy(lgr->peer_hostname, cs->peer_hostname,
+	       sizeof(lgr->peer_hostname));
+	memcpy(lgr->negotiated_eid, cs->eid, sizeof(lgr->negotiated_eid));
+	cs->lgr = lgr;
+	if (smc_lgr_link_init(lgr, 0, &cs->sel))
+		return SMC_CLC_DECL_INTERR;
+	cs->lnk = &lgr->lnk[0];
+	return 0;
+}
+
+/**
+ * smc_conn_create() - join or create the link group, get the buffers
+ * @smc: SMC socket in its CLC handshake
+ * @cs: what CLC negotiated; the server learns here whether this is a
+ *	first contact, the client has it from the Accept
+ *
+ * The server reuses a group as protocol reference 7.1 allows, waiting
+ * out a first contact to the same peer in progress; the client takes
+ * the group the Accept names or, with first contact, a new one.  On a
+ * reused group a new RMB is announced with CONFIRM_RKEY here, before the
+ * Accept or Confirm leaves.  The connection is registered in the group
+ * and has its alert token; the peer's RMB follows with
+ * smc_conn_peer_rmb().
+ *
+ * Context: process context (the handshake work), may sleep.
+ * Return: 0, or the SMC_CLC_DECL_* reason to decline with; either way
+ * the caller ends with smc_conn_setup_done() or smc_conn_setup_abort().
+ */
+u32 smc_conn_create(struct smc_sock *smc, struct smc_conn_setup *cs)
+{
+	struct smc_connection *conn = &smc->conn;
+	struct smc_lgr_match m = {
+		.role = cs->role,
+		.peer_systemid = cs->peer_systemid,
+		.peer_gid = cs->peer_gid,
+		.peer_mac = cs->peer_mac,
+		.peer_qpn = cs->peer_qpn,
+		.vlan_id = cs->vlan_id,
+		.smc_version = cs->version,
+	};
+	struct net *net = sock_net(&smc->sk);
+	u32 reason;
+
+	memset(conn, 0, sizeof(*conn));
+	RB_CLEAR_NODE(&conn->node);
+	cs->lgr = NULL;
+	cs->lnk = NULL;
+	if (cs->role == SMC_SERV) {
+		cs->lgr = smc_lgr_find_wait(net, &m, &cs->lnk);
+		cs->first_contact = !cs->lgr;
+	} else if (!cs->first_contact) {
+		cs->lgr = smc_lgr_find(net, &m, &cs->lnk);
+		/* the server knows a group we do not: out of sync */
+		if (!cs->lgr)
+			return SMC_CLC_DECL_SYNCERR;
+	}
+	if (cs->first_contact) {
+		reason = smc_conn_new_lgr(smc, cs);
+		if (reason)
+			return reason;
+	}
+
+	conn->lnk = cs->lnk;
+	conn->sndbuf_desc = smc_buf_get(cs->lgr, false,
+					smc_conn_bufsize(smc, false));
+	conn->rmb_desc = smc_buf_get(cs->lgr, true,
+				     smc_conn_bufsize(smc, true));
+	if (!conn->sndbuf_desc || !conn->rmb_desc)
+		return SMC_CLC_DECL_MEM;
+	/* the peer's RMBE is not known yet; smc_conn_peer_rmb() sets it */
+	smc_conn_data_init(conn, &smc_sock_conn_ops);
+	conn->tx_autocork_size = smc_sysctl_autocork(net);
+	if (smc_conn_register(cs->lgr, conn))
+		return cs->first_contact ? SMC_CLC_DECL_INTERR :
+					   SMC_CLC_DECL_NOACTLINK;
+	atomic_inc(&conn->lnk->conn_cnt);
+
+	if (!cs->first_contact && !conn->rmb_desc->confirmed &&
+	    smc_llc_confirm_rkey(conn->lnk, conn->rmb_desc))
+		return SMC_CLC_DECL_ERR_REGBUF;
+	return 0;
+}
+
+/**
+ * smc_conn_peer_rmb() - where this connection writes: the peer's RMBE
+ * @smc: SMC socket in its CLC handshake, after smc_conn_create()
+ * @vaddr: the peer's RMB address, from its Accept or Confirm
+ * @rkey: its rkey on the connection's link
+ * @rmbe_idx: the RMBE index in the RMB, 1-based
+ * @rmbe_size: the compressed RMBE size
+ * @peer_token: the peer's alert token for this connection
+ *
+ * Context: process context (the handshake work).
+ * Return: 0, or the SMC_CLC_DECL_* reason to decline with.
+ */
+u32 smc_conn_peer_rmb(struct smc_sock *smc, u64 vaddr, u32 rkey,
+		      u8 rmbe_idx, u8 rmbe_size, u32 peer_token)
+{
+	struct smc_connection *conn = &smc->conn;
+	unsigned int size = smc_clc_bufsize_decompress(rmbe_size);
+	int idx;
+
+	if (!rmbe_idx || !peer_token || !size)
+		return SMC_CLC_DECL_INTERR;
+	idx = smc_rtoken_add(conn->lgr, conn->lnk->idx, vaddr, rkey);
+	if (idx < 0)
+		return SMC_CLC_DECL_ERR_RTOK;
+	conn->rtoken_idx = idx;
+	conn->peer_rmbe_idx = rmbe_idx;
+	conn->peer_rmbe_size = size;
+	atomic_set(&conn->peer_rmbe_space, size);
+	conn->peer_token = peer_token;
+	return 0;
+}
+
+/* give the connection's link-group resources back; no CDC moves now */
+static void smc_conn_release(struct smc_connection *conn)
+{
+	if (conn->ops)
+		smc_conn_data_stop(conn);
+	if (conn->lgr)
+		atomic_dec(&conn->lnk->conn_cnt);
+}
+
+static void smc_conn_put_bufs(struct smc_connection *conn,
+			      struct smc_link_group *lgr)
+{
+	if (conn->sndbuf_desc)
+		smc_buf_put(lgr, conn->sndbuf_desc);
+	if (conn->rmb_desc)
+		smc_buf_put(lgr, conn->rmb_desc);
+	conn->sndbuf_desc = NULL;
+	conn->rmb_desc = NULL;
+}
+
+/**
+ * smc_conn_setup_abort() - the handshake gives up on SMC-R
+ * @smc: SMC socket in its CLC handshake
+ * @cs: its setup, as smc_conn_create() left it
+ * @reason: the SMC_CLC_DECL_* code the connection falls back with
+ *
+ * The connection leaves the group.  A group created for it goes, since
+ * its first link was never confirmed; a reused group goes only when the
+ * peer said it is out of sync with it.
+ *
+ * Context: process context (the handshake work), may sleep.
+ */
+void smc_conn_setup_abort(struct smc_sock *smc, struct smc_conn_setup *cs,
+			  u32 reason)
+{
+	struct smc_connection *conn = &smc->conn;
+	struct smc_link_group *lgr = cs->lgr;
+
+	smc_conn_release(conn);
+	if (lgr) {
+		smc_conn_put_bufs(conn, lgr);
+		smc_conn_unregister(conn);
+		if (cs->first_contact) {
+			smc_lgr_terminate(lgr, 0);
+		} else if (reason == SMC_CLC_DECL_SYNCERR) {
+			lgr->sync_err = true;
+			smc_lgr_terminate(lgr, SMC_LLC_DEL_PROG_INIT_TERM);
+		}
+		smc_lgr_put(lgr);
+	}
+	conn->ops = NULL;
+	cs->lgr = NULL;
+	cs->lnk = NULL;
+	if (cs->sel.dev)
+		smc_ib_put(cs->sel.dev);
+	cs->sel.dev = NULL;
+}
+
+/**
+ * smc_conn_setup_done() - the handshake set up the connection
+ * @smc: SMC socket whose connection is registered and linked to its peer
+ * @cs: its setup; the handshake's references are dropped
+ *
+ * The connection's own references (in the group) stay until
+ * smc_conn_free().  After a first contact the RMB counts as announced.
+ *
+ * Context: process context (the handshake work).
+ */
+void smc_conn_setup_done(struct smc_sock *smc, struct smc_conn_setup *cs)
+{
+	if (cs->first_contact)
+		smc->conn.rmb_desc->confirmed = true;
+	smc_lgr_put(cs->lgr);
+	cs->lgr = NULL;
+	smc_ib_put(cs->sel.dev);
+	cs->sel.dev = NULL;
+}
+
+/**
+ * smc_switch_to_smcr() - the socket's data goes over SMC-R from now on
+ * @smc: SMC socket whose handshake set up @smc->conn
+ *
+ * The one decision point for SMC-R, as smc_switch_to_fallback() is for
+ * TCP; the first decision taken stands.
+ *
+ * Context: any context.
+ */
+void smc_switch_to_smcr(struct smc_sock *smc)
+{
+	if (test_and_set_bit(SMC_SOCK_MODE_DECIDED, &smc->flags))
+		return;
+	set_bit(SMC_SOCK_SMCR, &smc->flags);
+	WRITE_ONCE(smc->mode, SMC_DIAG_MODE_SMCR);
+	smc_stats_smcr_inc(sock_net(&smc->sk),
+			   test_bit(SMC_SOCK_ACCEPTED, &smc->flags),
+			   smc->conn.lgr ? smc->conn.lgr->smc_version : 0);
+}
+
+/**
+ * smc_conn_free() - the connection leaves its link group
+ * @smc: SMC socket whose close protocol ended (or which aborted)
+ *
+ * Nothing is sent for the connection any more; CDCs still in flight
+ * complete and drop their socket references.  The buffers go back to
+ * the group for reuse, and the last connection leaving starts the
+ * group's idle timer.  Only the first call acts.
+ *
+ * Context: process context, may sleep; the SMC sock lock may be held.
+ */
+void smc_conn_free(struct smc_sock *smc)
+{
+	struct smc_connection *conn = &smc->conn;
+	struct smc_link_group *lgr = conn->lgr;
+
+	if (!smc_uses_smcr(smc) ||
+	    test_and_set_bit(SMC_SOCK_CONN_DONE, &smc->flags))
+		return;
+	smc_conn_release(conn);
+	if (!lgr)
+		return;
+	smc_conn_put_bufs(conn, lgr);
+	smc_conn_unregister(conn);
+}
+
+/**
+ * smc_conn_route() - how an SMC-Rv2 peer is reached over IPv4
+ * @net: network namespace
+ * @saddr: our address (the TCP connection's)
+ * @daddr: the peer's address, from its RoCEv2 GID
+ * @mac: set to the next hop's MAC: the peer's, or the gateway's
+ * @uses_gateway: set when a gateway is in between
+ *
+ * Context: process context.
+ * Return: 0, or -ENOENT when there is no route or no resolved neighbour.
+ */
+int smc_conn_route(struct net *net, __be32 saddr, __be32 daddr, u8 *mac,
+		   bool *uses_gateway)
+{
+	struct flowi4 fl4 = { .saddr = saddr, .daddr = daddr };
+	struct neighbour *neigh;
+	struct rtable *rt;
+	int rc = -ENOENT;
+
+	rt = ip_route_output_flow(net, &fl4, NULL);
+	if (IS_ERR(rt))
+		return -ENOENT;
+	if (rt->rt_uses_gateway && rt->rt_gw_family != AF_INET)
+		goto out;
+	neigh = dst_neigh_lookup(&rt->dst, &fl4.daddr);
+	if (!neigh)
+		goto out;
+	read_lock_bh(&neigh->lock);
+	if (neigh->nud_state & NUD_VALID) {
+		ether_addr_copy(mac, neigh->ha);
+		*uses_gateway = rt->rt_uses_gateway;
+		rc = 0;
+	}
+	read_unlock_bh(&neigh->lock);
+	neigh_release(neigh);
+out:
+	ip_rt_put(rt);
+	return rc;
+}
+
+/**
+ * smc_conn_hostname() - this host's name as the CLC FCE carries it
+ * @name: SMC_CLC_HOSTNAME_LEN bytes, filled blank-padded
+ *
+ * Context: process context.
+ */
+void smc_conn_hostname(u8 *name)
+{
+	const char *n = utsname()->nodename;
+	size_t len = strnlen(n, SMC_CLC_HOSTNAME_LEN);
+
+	memset(name, ' ', SMC_CLC_HOSTNAME_LEN);
+	memcpy(name, n, len);
+}
