@@ -403,8 +403,9 @@ static u32 smc_hs_clnt_setup(struct smc_sock *smc, struct smc_hs_offer *o,
 			cs->max_conns = a->max_conns;
 			cs->max_links = a->max_links;
 		}
+		/* a reused link group needs no path: its link exists */
 		cs->v2_direct = a->v2_direct;
-		if (!a->v2_direct) {
+		if (a->first_contact && !a->v2_direct) {
 			/* the server sees a gateway: so must we */
 			if (!smc_hs_ipv4(smc, &saddr, &daddr) ||
 			    smc_conn_route(sock_net(&smc->sk), saddr,
