@@ -147,11 +147,15 @@ static void smc_cdc_tx_done(struct smc_link *wrlnk, void *priv,
 	struct smc_cdc_tx_pend *pend = priv;
 	struct smc_connection *conn = pend->conn;
 	union smc_cursor fin;
-	bool idle;
+	bool idle, stopped;
 	u32 freed = 0;
 
 	spin_lock_bh(&conn->send_lock);
-	if (status == IB_WC_SUCCESS) {
+	/* once stopped, the connection may have given its buffers back */
+	stopped = test_bit(SMC_TX_STOPPED, &conn->tx_flags);
+	if (stopped) {
+		;
+	} else if (status == IB_WC_SUCCESS) {
 		fin = smc_cursor_read(&conn->tx_curs_fin);
 		/* completions come in order; never move back regardless */
 		if (!smc_cursor_behind(&fin, &pend->sent)) {
@@ -168,7 +172,9 @@ static void smc_cdc_tx_done(struct smc_link *wrlnk, void *priv,
 	spin_unlock_bh(&conn->send_lock);
 	kfree(pend);
 
-	if (status == IB_WC_SUCCESS) {
+	if (stopped) {
+		;
+	} else if (status == IB_WC_SUCCESS) {
 		/* what autocorking held back while this was in flight */
 		smc_tx_pending(conn);
 		if (freed || idle)

@@ -90,6 +90,17 @@ static void __smc_clcsock_sync(struct smc_sock *smc, struct sock *clcsk)
 {
 	struct sock *sk = &smc->sk;
 
+	/*
+	 * Over SMC-R the TCP connection only has to stay: its reset ends
+	 * the SMC connection, its end of stream means nothing.
+	 */
+	if (smc_uses_smcr(smc)) {
+		if (READ_ONCE(clcsk->sk_err) && !READ_ONCE(smc->clcsk_gone)) {
+			WRITE_ONCE(smc->clcsk_gone, true);
+			smc_close_schedule(smc);
+		}
+		return;
+	}
 	smc_clcsock_sync_err(smc, clcsk);
 	if (READ_ONCE(sk->sk_state) == SMC_CLOSED)
 		return;

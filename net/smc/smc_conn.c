@@ -24,49 +24,6 @@
 #include "smc_conn.h"
 #include "smc_data.h"
 
-/*
- * The data path's callbacks into the socket: references pin the sock
- * across posted CDCs and works, events wake its waiters.
- */
-static void smc_conn_sk_hold(struct smc_connection *conn)
-{
-	sock_hold(&smc_of_conn(conn)->sk);
-}
-
-static void smc_conn_sk_put(struct smc_connection *conn)
-{
-	sock_put(&smc_of_conn(conn)->sk);
-}
-
-static void smc_conn_sk_data_ready(struct smc_connection *conn)
-{
-	struct sock *sk = &smc_of_conn(conn)->sk;
-
-	sk->sk_data_ready(sk);
-}
-
-static void smc_conn_sk_write_space(struct smc_connection *conn)
-{
-	struct sock *sk = &smc_of_conn(conn)->sk;
-
-	sk->sk_write_space(sk);
-}
-
-static void smc_conn_sk_state_change(struct smc_connection *conn)
-{
-	struct sock *sk = &smc_of_conn(conn)->sk;
-
-	sk->sk_state_change(sk);
-}
-
-const struct smc_conn_ops smc_sock_conn_ops = {
-	.hold		= smc_conn_sk_hold,
-	.put		= smc_conn_sk_put,
-	.data_ready	= smc_conn_sk_data_ready,
-	.write_space	= smc_conn_sk_write_space,
-	.state_change	= smc_conn_sk_state_change,
-};
-
 /* the send buffer or RMB size a new connection asks for */
 static unsigned int smc_conn_bufsize(struct smc_sock *smc, bool rmb)
 {
@@ -333,8 +290,15 @@ void smc_conn_free(struct smc_sock *smc)
 	smc_conn_release(conn);
 	if (!lgr)
 		return;
-	smc_conn_put_bufs(conn, lgr);
+	smc_lgr_get(lgr);
 	smc_conn_unregister(conn);
+	/*
+	 * A CDC receive handler (softirq) that found the connection before
+	 * it left the group may still use its buffers: wait for it.
+	 */
+	synchronize_rcu();
+	smc_conn_put_bufs(conn, lgr);
+	smc_lgr_put(lgr);
 }
 
 /**

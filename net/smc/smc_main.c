@@ -40,6 +40,9 @@ static int __init smc_init(void)
 	rc = smc_hs_init();
 	if (rc)
 		goto out_sysctl;
+	rc = smc_close_wq_init();
+	if (rc)
+		goto out_hs_wq;
 	/* TCP adds the SMC option to SYNs of sockets that ask for it */
 	static_branch_inc(&tcp_have_smc);
 
@@ -105,6 +108,8 @@ out_proto:
 	proto_unregister(&smc_proto);
 out_hs:
 	static_branch_dec(&tcp_have_smc);
+	smc_close_wq_exit();
+out_hs_wq:
 	smc_hs_exit();
 out_sysctl:
 	smc_sysctl_exit();
@@ -127,6 +132,7 @@ static void __exit smc_exit(void)
 	proto_unregister(&smc_proto6);
 	proto_unregister(&smc_proto);
 	static_branch_dec(&tcp_have_smc);
+	smc_close_wq_exit();
 	smc_hs_exit();
 	smc_sysctl_exit();
 	smc_stats_exit();

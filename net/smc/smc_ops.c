@@ -159,6 +159,8 @@ static __poll_t smc_poll(struct file *file, struct socket *sock,
 	sock_poll_wait(file, sock, wait);
 	if (READ_ONCE(sock->sk->sk_state) == SMC_LISTEN)
 		return smc_listen_poll(smc);
+	if (smc_uses_smcr(smc))
+		return smc_stream_poll(smc);
 	smc_clcsock_sync(smc);
 	mask = READ_ONCE(clcsock->ops)->poll(file, clcsock, NULL);
 	/* no data moves before the CLC handshake decided how */
@@ -174,6 +176,11 @@ static int smc_ioctl(struct socket *sock, unsigned int cmd,
 	struct socket *clcsock = smc_clc_get(sock);
 	int rc;
 
+	if (smc_uses_smcr(smc)) {
+		rc = smc_stream_ioctl(smc, cmd, arg);
+		if (rc != -ENOIOCTLCMD)
+			return rc;
+	}
 	rc = READ_ONCE(clcsock->ops)->ioctl(clcsock, cmd, arg);
 	smc_clcsock_sync(smc);
 	return rc;
@@ -210,6 +217,10 @@ static int smc_shutdown(struct socket *sock, int how)
 	struct sock *sk = sock->sk;
 	int rc;
 
+	if (how < SHUT_RD || how > SHUT_RDWR)
+		return -EINVAL;
+	if (smc_uses_smcr(smc))
+		return smc_close_shutdown(smc, how);
 	lock_sock(sk);
 	rc = READ_ONCE(clcsock->ops)->shutdown(clcsock, how);
 	/* shutdown(SHUT_RD) stops a TCP listener; it may listen again */
@@ -244,6 +255,8 @@ static int smc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		if (rc)
 			return rc;
 	}
+	if (smc_uses_smcr(smc))
+		return smc_stream_sendmsg(smc, msg, len);
 
 	smc_clcsock_sync(smc);
 	rc = READ_ONCE(clcsock->ops)->sendmsg(clcsock, msg, len);
@@ -265,6 +278,8 @@ static int smc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		if (rc)
 			return rc;
 	}
+	if (smc_uses_smcr(smc))
+		return smc_stream_recvmsg(smc, msg, len, flags);
 	smc_clcsock_sync(smc);
 	rc = READ_ONCE(clcsock->ops)->recvmsg(clcsock, msg, len, flags);
 	smc_clcsock_sync(smc);
@@ -290,6 +305,8 @@ static ssize_t smc_splice_read(struct socket *sock, loff_t *ppos,
 		if (rc)
 			return rc;
 	}
+	if (smc_uses_smcr(smc))
+		return smc_stream_splice_read(smc, ppos, pipe, len, flags);
 	smc_clcsock_sync(smc);
 	rc = READ_ONCE(clcsock->ops)->splice_read(clcsock, ppos, pipe, len,
 						  flags);
@@ -304,6 +321,10 @@ static void smc_splice_eof(struct socket *sock)
 	struct socket *clcsock = smc_clc_get(sock);
 	const struct proto_ops *ops = READ_ONCE(clcsock->ops);
 
+	if (smc_uses_smcr(smc_sk(sock->sk))) {
+		smc_stream_push(smc_sk(sock->sk));
+		return;
+	}
 	if (ops->splice_eof)
 		ops->splice_eof(clcsock);
 }
@@ -313,6 +334,9 @@ static ssize_t smc_sendpage(struct socket *sock, struct page *page,
 {
 	struct socket *clcsock = smc_clc_get(sock);
 
+	/* sock_no_sendpage() goes through our sendmsg */
+	if (smc_uses_smcr(smc_sk(sock->sk)))
+		return sock_no_sendpage(sock, page, offset, size, flags);
 	return kernel_sendpage(clcsock, page, offset, size, flags);
 }
 #endif

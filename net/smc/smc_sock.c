@@ -128,6 +128,7 @@ void smc_sock_setup(struct sock *sk)
 	smc->mode = SMC_DIAG_MODE_SMCR;
 	smc->limit_hs = smc_sysctl_limit_hs(sock_net(sk));
 	smc_listen_init(smc);
+	smc_close_init(smc);
 }
 
 /**
@@ -288,6 +289,12 @@ int smc_sock_release(struct socket *sock)
 		return 0;
 	smc = smc_sk(sk);
 
+	if (smc_uses_smcr(smc)) {
+		/* the close protocol ends the connection and the clcsock */
+		smc_hs_cancel(smc);
+		smc_close_release(smc);
+		goto out;
+	}
 	lock_sock(sk);
 	WRITE_ONCE(sk->sk_state, SMC_CLOSED);
 	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
@@ -295,10 +302,9 @@ int smc_sock_release(struct socket *sock)
 	/* nothing may use the clcsock on our behalf any more */
 	smc_listen_stop(smc);
 	smc_hs_cancel(smc);
-	smc_conn_free(smc);
 
 	smc_sock_drop_clcsock(smc);
-
+out:
 	sock_orphan(sk);
 	sock->sk = NULL;
 	sock_put(sk);

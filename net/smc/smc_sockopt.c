@@ -12,6 +12,7 @@
 #include <linux/uaccess.h>
 #include <uapi/linux/smc.h>
 #include <net/sock.h>
+#include <net/tcp.h>
 
 #include "smc.h"
 
@@ -101,6 +102,14 @@ int smc_setsockopt(struct socket *sock, int level, int optname,
 
 	rc = READ_ONCE(clcsock->ops)->setsockopt(clcsock, level, optname,
 						 optval, optlen);
+	if (!rc && level == SOL_TCP && smc_uses_smcr(smc) &&
+	    (optname == TCP_CORK || optname == TCP_NODELAY)) {
+		/* TCP keeps the setting; the SMC-R send path follows it */
+		smc_stream_set_cork(smc, tcp_sk(clcsock->sk)->nonagle &
+				    TCP_NAGLE_CORK);
+		if (optname == TCP_NODELAY)
+			smc_stream_push(smc);
+	}
 	if (rc || level != SOL_TCP || !smc_is_fastopen_opt(optname))
 		return rc;
 

@@ -103,10 +103,10 @@ static int smc_tx_rdma_writes(struct smc_connection *conn,
 static int smc_tx_push_locked(struct smc_connection *conn,
 			      struct smc_wr_tx_slot **slotp, bool corkable)
 {
-	u32 sndlen = conn->sndbuf_desc->len;
 	union smc_cursor sent, prep, prod;
 	u32 pending, space, len, urg = 0;
 	bool want_cdc;
+	u32 sndlen;
 	int rc;
 
 	lockdep_assert_held(&conn->send_lock);
@@ -114,6 +114,7 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 		return -EPIPE;
 	if (conn->tx_err)
 		return conn->tx_err;
+	sndlen = conn->sndbuf_desc->len;
 	sent = smc_cursor_read(&conn->tx_curs_sent);
 	prep = smc_cursor_read(&conn->tx_curs_prep);
 	pending = smc_cursor_diff(sndlen, &sent, &prep);
