@@ -21,6 +21,7 @@
 #include <net/sock.h>
 
 #include "smc.h"
+#include "smc_ib.h"
 
 struct smc_diag_ctx {
 	struct sk_buff *skb;
@@ -52,6 +53,67 @@ static void smc_diag_fill_id(struct sock *sk, struct inet_diag_sockid *id)
 #endif
 	id->idiag_src[0] = inet->inet_rcv_saddr;
 	id->idiag_dst[0] = inet->inet_daddr;
+}
+
+static void smc_diag_curs(struct smc_diag_cursor *d, union smc_cursor *c)
+{
+	union smc_cursor v = smc_cursor_read(c);
+
+	d->wrap = v.wrap;
+	d->count = v.count;
+}
+
+/*
+ * The connection's cursors, read without the sock lock: a closing
+ * connection may move on meanwhile.  Its buffers stay in the link group
+ * until the group goes, long after SMC_SOCK_CONN_DONE was set.
+ */
+static int smc_diag_conninfo(struct sk_buff *skb, struct smc_sock *smc)
+{
+	struct smc_connection *conn = &smc->conn;
+	struct smc_buf_desc *sndbuf = READ_ONCE(conn->sndbuf_desc);
+	struct smc_buf_desc *rmb = READ_ONCE(conn->rmb_desc);
+	struct smc_diag_conninfo ci;
+
+	memset(&ci, 0, sizeof(ci));
+	ci.token = conn->alert_token_local;
+	ci.sndbuf_size = sndbuf ? sndbuf->len : 0;
+	ci.rmbe_size = rmb ? rmb->len : 0;
+	ci.peer_rmbe_size = conn->peer_rmbe_size;
+	smc_diag_curs(&ci.rx_prod, &conn->local_rx_ctrl.prod);
+	smc_diag_curs(&ci.rx_cons, &conn->local_rx_ctrl.cons);
+	smc_diag_curs(&ci.tx_prod, &conn->local_tx_ctrl.prod);
+	smc_diag_curs(&ci.tx_cons, &conn->local_tx_ctrl.cons);
+	ci.rx_prod_flags = READ_ONCE(conn->local_rx_ctrl.prod_flags);
+	ci.rx_conn_state_flags = READ_ONCE(conn->local_rx_ctrl.conn_flags);
+	ci.tx_prod_flags = READ_ONCE(conn->local_tx_ctrl.prod_flags);
+	ci.tx_conn_state_flags = READ_ONCE(conn->local_tx_ctrl.conn_flags);
+	smc_diag_curs(&ci.tx_prep, &conn->tx_curs_prep);
+	smc_diag_curs(&ci.tx_sent, &conn->tx_curs_sent);
+	smc_diag_curs(&ci.tx_fin, &conn->tx_curs_fin);
+	return nla_put(skb, SMC_DIAG_CONNINFO, sizeof(ci), &ci);
+}
+
+static int smc_diag_lgrinfo(struct sk_buff *skb, struct smc_sock *smc)
+{
+	struct smc_lgr_link *lnk = READ_ONCE(smc->conn.lnk);
+	struct smc_link_group *lgr = READ_ONCE(smc->conn.lgr);
+	struct smc_diag_lgrinfo li;
+
+	if (!lnk || !lgr)
+		return 0;
+	memset(&li, 0, sizeof(li));
+	li.role = lgr->role;
+	li.lnk[0].link_id = lnk->link_id;
+	li.lnk[0].ibport = lnk->ibport;
+	if (lnk->smcibdev)
+		strscpy(li.lnk[0].ibname, dev_name(&lnk->smcibdev->ibdev->dev),
+			sizeof(li.lnk[0].ibname));
+	snprintf(li.lnk[0].gid, sizeof(li.lnk[0].gid), "%pI6",
+		 lnk->wr.gid.raw);
+	snprintf(li.lnk[0].peer_gid, sizeof(li.lnk[0].peer_gid), "%pI6",
+		 lnk->peer_gid);
+	return nla_put(skb, SMC_DIAG_LGRINFO, sizeof(li), &li);
 }
 
 static int smc_diag_fill(struct sock *sk, void *arg)
@@ -87,7 +149,17 @@ static int smc_diag_fill(struct sock *sk, void *arg)
 	if (nla_put(skb, SMC_DIAG_FALLBACK, sizeof(fb), &fb))
 		goto cancel;
 
-	/* CONNINFO, LGRINFO and DMBINFO need an SMC connection: none yet */
+	/* as upstream: the connection details only when asked for */
+	if (smc_uses_smcr(smc) && !test_bit(SMC_SOCK_CONN_DONE, &smc->flags)) {
+		const struct smc_diag_req *req = nlmsg_data(cb->nlh);
+
+		if ((req->diag_ext & (1 << (SMC_DIAG_CONNINFO - 1))) &&
+		    smc_diag_conninfo(skb, smc))
+			goto cancel;
+		if ((req->diag_ext & (1 << (SMC_DIAG_LGRINFO - 1))) &&
+		    smc_diag_lgrinfo(skb, smc))
+			goto cancel;
+	}
 	nlmsg_end(skb, nlh);
 	return 0;
 
