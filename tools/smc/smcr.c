@@ -34,6 +34,10 @@
 
 #define MAX_RSN	64
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
 static const char *prog = "smcr";
 static bool json, absolute;
 static struct smc_genl g;
@@ -454,19 +458,51 @@ bad:
 	return 1;
 }
 
-/* ---- linkgroup: empty until the SMC-R core exists ------------------------ */
+/* ---- linkgroup -------------------------------------------------------- */
 
-static int count_cb(const struct nlattr *attrs, int len, uint8_t cmd,
-		    void *arg)
+static const char *lgr_type_name(unsigned int type)
 {
-	(void)attrs;
-	(void)len;
+	static const char * const names[] = {
+		"NONE", "SINGLE", "SYM", "ASYMP", "ASYML",
+	};
+
+	return type < ARRAY_SIZE(names) ? names[type] : "?";
+}
+
+/* one line (or JSON object) per SMC-R link group */
+static int lgr_cb(const struct nlattr *attrs, int len, uint8_t cmd,
+		  void *arg)
+{
+	const struct nlattr *top[SMC_GEN_MAX + 1], *tb[SMC_NLA_LGR_R_MAX + 1];
+	unsigned int *count = arg;
+	const char *pnetid;
+	unsigned int id, role, type, vlan, conns;
+
 	(void)cmd;
-	++*(unsigned int *)arg;
+	smc_genl_parse(top, SMC_GEN_MAX, attrs, len);
+	if (!top[SMC_GEN_LGR_SMCR])
+		return 0;
+	smc_genl_parse(tb, SMC_NLA_LGR_R_MAX, smc_genl_data(top[SMC_GEN_LGR_SMCR]),
+		       smc_genl_len(top[SMC_GEN_LGR_SMCR]));
+	id = smc_genl_uint(tb[SMC_NLA_LGR_R_ID]);
+	role = smc_genl_uint(tb[SMC_NLA_LGR_R_ROLE]);
+	type = smc_genl_uint(tb[SMC_NLA_LGR_R_TYPE]);
+	vlan = smc_genl_uint(tb[SMC_NLA_LGR_R_VLAN_ID]);
+	conns = smc_genl_uint(tb[SMC_NLA_LGR_R_CONNS_NUM]);
+	pnetid = tb[SMC_NLA_LGR_R_PNETID] ? smc_genl_str(tb[SMC_NLA_LGR_R_PNETID]) : "";
+	if (json)
+		printf("%s{\"lgr_id\":\"%08x\",\"role\":\"%s\",\"type\":\"%s\",\"vlan\":%u,\"conns\":%u,\"pnetid\":\"%s\"}",
+		       *count ? "," : "", id, role ? "SERV" : "CLNT",
+		       lgr_type_name(type), vlan, conns, pnetid);
+	else
+		printf("%08x %-8s %-8s %-5u %-7u %s\n", id,
+		       role ? "SERV" : "CLNT", lgr_type_name(type), vlan,
+		       conns, *pnetid ? pnetid : "-");
+	++*count;
 	return 0;
 }
 
-static int do_table(uint8_t cmd, const char *header, int argc, char **argv)
+static int do_linkgroup(int argc, char **argv)
 {
 	unsigned int n = 0;
 	int rc;
@@ -475,14 +511,14 @@ static int do_table(uint8_t cmd, const char *header, int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
-	rc = request(cmd, true, NULL, count_cb, &n);
-	if (rc)
-		return die_rc(rc);
 	if (json)
-		printf("[]\n");
+		printf("[");
 	else
-		printf("%s\n", header);
-	return 0;
+		printf("LG-ID    LG-Role  LG-Type  VLAN  #Conns  PNET-ID\n");
+	rc = request(SMC_NETLINK_GET_LGR_SMCR, true, NULL, lgr_cb, &n);
+	if (json)
+		printf("]\n");
+	return rc ? die_rc(rc) : 0;
 }
 
 /* ---- device ----------------------------------------------------------- */
@@ -631,9 +667,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(obj, "stats") || !strcmp(obj, "statistics")) {
 		rc = do_stats(argc, argv);
 	} else if (!strcmp(obj, "linkgroup")) {
-		rc = do_table(SMC_NETLINK_GET_LGR_SMCR,
-			      "LG-ID    LG-Role  LG-Type  VLAN  #Conns  PNET-ID",
-			      argc, argv);
+		rc = do_linkgroup(argc, argv);
 	} else if (!strcmp(obj, "device")) {
 		rc = do_device(argc, argv);
 	} else {
