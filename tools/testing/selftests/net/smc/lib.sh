@@ -22,6 +22,8 @@
 #   SMC_SELFTEST_EXPECT_MODE expected "MODE REASON" of an AF_SMC socket
 #                            in an SMC<->SMC connection, either role
 #                            (default: see smc_lib_expect)
+#   SMC_SELFTEST_QUICK       1: tests that know it run a smaller set of
+#                            cases (the rig's slow debug kernel)
 #   SMCSS                    smcss binary (default: tools/smc/smcss)
 
 SMC_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -1,0 +1,181 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# SMC-R between the two hosts over Soft-RoCE.  With the same UEID on both,
+# the CLC handshake agrees on SMC-Rv2 and the data moves through RMBs:
+# while each connection is up, smcss on both hosts must show mode SMCR
+# with no fallback reason.  First our module on both hosts (data in both
+# directions, the socket API cases, link-group reuse), then the
+# distribution's smc.ko on the peer, as client and as server.  Our module
+# is put back on the peer at the end and the UEIDs are removed.
+
+. "$(dirname "$0")/lib.sh"
+
+smc_lib_require_tools
+if [ "$SMC_LIB_FAMILY" = tcp ]; then
+	smc_lib_bail_skip "needs AF_SMC (SMC_SELFTEST_FAMILY=tcp)"
+fi
+if smc_lib_single_host; then
+	smc_lib_bail_skip "needs a peer host (SMC_PEER_EXEC unset)"
+fi
+if [ ! -d /sys/class/infiniband ] ||
+   [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+	smc_lib_bail_skip "no RDMA device on this host (rdma_rxe)"
+fi
+
+SMCR_TOOL=$SMC_LIB_REPO/tools/smc/smcr
+UEID=SMC-R.SELFTEST
+[ -x "$SMCR_TOOL" ] || smc_lib_bail_skip "$SMCR_TOOL not built"
+
+ueid_set()
+{
+	smc_lib_on "$1" "$(smc_lib_q "$SMCR_TOOL" ueid flush) && \
+		$(smc_lib_q "$SMCR_TOOL" ueid add "$UEID")"
+}
+
+# shellcheck disable=SC2317 # called through the EXIT trap
+cleanup()
+{
+	smc_lib_on local "$(smc_lib_q "$SMCR_TOOL" ueid flush)" >/dev/null 2>&1
+	smc_lib_on peer "$(smc_lib_q "$SMCR_TOOL" ueid flush)" >/dev/null 2>&1
+	smc_lib_mod peer ensure ours >/dev/null 2>&1
+}
+trap cleanup EXIT
+
+smc_lib_require_mod local ours
+smc_lib_require_mod peer ours
+ueid_set local || smc_lib_bail_fail "cannot set a UEID here"
+ueid_set peer || smc_lib_bail_fail "cannot set a UEID on the peer"
+
+SMC_HOOK_EXPECT_CLIENT="SMCR 0x00000000"
+SMC_HOOK_EXPECT_SERVER="SMCR 0x00000000"
+export SMC_HOOK_EXPECT_CLIENT SMC_HOOK_EXPECT_SERVER
+
+# run_data <server host> <size> <dir>
+# shellcheck disable=SC2317,SC2034 # called through smc_lib_run; args by name
+run_data()
+{
+	local args=(--family smc --size "$2" --dir "$3" --seed 91 --timeout 120)
+
+	smc_lib_pair "$SMC_LIB_DATA_TEST" "$1" args args
+}
+
+# run_case <server host> <case>
+# shellcheck disable=SC2317,SC2034 # called through smc_lib_run; args by name
+run_case()
+{
+	local args=(--case "$2" --family smc --timeout 90)
+
+	smc_lib_pair "$SMC_LIB_SOCK_TEST" "$1" args args
+}
+
+# the SMC-R successes smcr stats counts on <local|peer>, client + server
+# shellcheck disable=SC2317 # called from check_reuse
+smcr_successes()
+{
+	smc_lib_on "$1" "$(smc_lib_q "$SMCR_TOOL" -j stats)" 2>/dev/null |
+		sed 's/[,{}]/\n/g' | awk -F: '
+		/"smcr_(client|server)_v[12]"/ { n += $2 }
+		END { print n + 0 }'
+}
+
+# shellcheck disable=SC2317 # called through smc_lib_run
+check_reuse()
+{
+	local before after
+
+	before=$(smcr_successes local)
+	run_data peer 65536 both || return 1
+	run_data peer 65536 both || return 1
+	after=$(smcr_successes local)
+	echo "SMC-R successes here: $before -> $after"
+	[ "$after" -eq $((before + 2)) ] || {
+		echo "FAIL two connections did not both count as SMC-R"
+		return 1
+	}
+	check_one_lgr
+}
+
+# shellcheck disable=SC2317 # called through smc_lib_run
+check_one_lgr()
+{
+	local out n
+
+	out=$(smc_lib_on local "$(smc_lib_q "$SMCR_TOOL" -j linkgroup show)" 2>&1) || {
+		echo "FAIL smcr linkgroup show: $out"
+		return 1
+	}
+	# one group per role: the ones from when this host was the server
+	# do not count
+	n=$(printf '%s\n' "$out" | grep -o '"role":"CLNT"' | wc -l)
+	echo "client link groups here: $n"
+	printf '%s\n' "$out"
+	[ "$n" -eq 1 ]
+}
+
+# shellcheck disable=SC2317 # called through smc_lib_run
+check_peer_is()
+{
+	local m
+
+	m=$(smc_lib_mod peer which) || return 1
+	echo "peer runs the $m smc module"
+	[ "$m" = "$1" ]
+}
+
+# shellcheck disable=SC2317 # called through smc_lib_run
+peer_to_distro()
+{
+	smc_lib_mod peer ensure distro && ueid_set peer && check_peer_is distro
+}
+
+mapfile -t cases < <("$SMC_LIB_SOCK_TEST" list)
+[ "${#cases[@]}" -gt 0 ] || smc_lib_bail_fail "smc_sock_test list gave no cases"
+# Not yet right over SMC-R (issue 5): abortive close (linger0, poll_err
+# expect recv() 0 after the peer's reset) and urgent data (oob hangs).
+known_gaps=" linger0 poll_err oob "
+mapfile -t cases < <(for c in "${cases[@]}"; do
+	[[ "$known_gaps" == *" $c "* ]] || echo "$c"; done)
+reverse=(poll rw shutdown_wr splice)
+distro_cases=(rw shutdown_wr poll)
+have_distro=0
+smc_lib_peer "modinfo -F filename smc" >/dev/null 2>&1 && have_distro=1
+# SMC_SELFTEST_QUICK=1 (the slow debug kernel): the close and data cases
+if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
+	cases=(rw shutdown_wr poll waitall)
+	reverse=(rw)
+	have_distro=0
+fi
+
+n=$((5 + ${#cases[@]} + ${#reverse[@]}))
+[ "$have_distro" = 1 ] && n=$((n + 5 + 2 * ${#distro_cases[@]}))
+smc_lib_plan "$n"
+
+smc_lib_run "data 1 MiB both A-client B-server" run_data peer 1048576 both
+smc_lib_run "data 4 MiB c2s A-client B-server" run_data peer 4194304 c2s
+smc_lib_run "data 4 MiB s2c B-client A-server" run_data local 4194304 s2c
+smc_lib_run "data 1 MiB both B-client A-server" run_data local 1048576 both
+smc_lib_run "second connection reuses the link group" check_reuse
+for c in "${cases[@]}"; do
+	smc_lib_run "$c A-client B-server" run_case peer "$c"
+done
+for c in "${reverse[@]}"; do
+	smc_lib_run "$c B-client A-server" run_case local "$c"
+done
+
+if [ "$have_distro" = 1 ]; then
+	smc_lib_run "peer runs the distro smc with a UEID" peer_to_distro
+	smc_lib_run "data 4 MiB both ours-client-A distro-server-B" \
+		run_data peer 4194304 both
+	smc_lib_run "data 1 MiB c2s ours-client-A distro-server-B" \
+		run_data peer 1048576 c2s
+	smc_lib_run "data 4 MiB both distro-client-B ours-server-A" \
+		run_data local 4194304 both
+	smc_lib_run "data 1 MiB s2c distro-client-B ours-server-A" \
+		run_data local 1048576 s2c
+	for c in "${distro_cases[@]}"; do
+		smc_lib_run "$c ours-client-A distro-server-B" run_case peer "$c"
+		smc_lib_run "$c distro-client-B ours-server-A" run_case local "$c"
+	done
+fi
+smc_lib_exit
