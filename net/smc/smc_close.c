@@ -153,6 +153,20 @@ static void smc_close_progress(struct smc_sock *smc)
 	}
 }
 
+/**
+ * smc_close_sync() - act now on what the peer's flags say
+ * @smc: SMC-R socket
+ *
+ * For a reader that saw the peer's abort before close_work ran: the
+ * reset must reach sk_err first, so that it is reported once.
+ *
+ * Context: process context; the SMC sock lock is held.
+ */
+void smc_close_sync(struct smc_sock *smc)
+{
+	smc_close_progress(smc);
+}
+
 /* the released socket's close ended: drop what the orphan kept */
 static void smc_close_orphan_end(struct smc_sock *smc)
 {

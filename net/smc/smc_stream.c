@@ -205,7 +205,9 @@ static void smc_stream_skip_urg(struct smc_connection *conn)
 	struct msghdr m = {};
 
 	iov_iter_discard(&m.msg_iter, ITER_DEST, 1);
-	smc_rx_recv(conn, &m, 1, 0);
+	/* the writer waits for our cursor to pass urgent data (6.4) */
+	if (smc_rx_recv(conn, &m, 1, 0) == 1)
+		smc_rx_cons_update(conn, true);
 }
 
 /* recv(MSG_OOB): the urgent byte, as tcp_recv_urg() hands it out */
@@ -300,6 +302,11 @@ int smc_stream_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 			if ((flags & MSG_PEEK) || dist > 0)
 				break;
 			continue;
+		}
+		if (rc == -ECONNRESET) {
+			/* reported once through sk_err, then end of stream */
+			smc_close_sync(smc);
+			rc = -EAGAIN;
 		}
 		if (rc != -EAGAIN)
 			break;
