@@ -62,7 +62,31 @@ static u32 smc_conn_new_lgr(struct smc_sock *smc, struct smc_conn_setup *cs)
 	if (smc_lgr_link_init(lgr, 0, &cs->sel))
 		return SMC_CLC_DECL_INTERR;
 	cs->lnk = &lgr->lnk[0];
+	if (cs->role == SMC_SERV) {
+		/*
+		 * The peer's GID (and v1 MAC) is known from the Proposal:
+		 * with it, handshakes racing this one to the same peer see
+		 * the group as pending and wait for it (smc_lgr_find_wait())
+		 * instead of each creating a group of its own.  The Confirm
+		 * sets them again with the rest of the peer's end.
+		 */
+		spin_lock_bh(&lgr->lock);
+		memcpy(cs->lnk->peer_gid, cs->peer_gid, SMC_GID_SIZE);
+		ether_addr_copy(cs->lnk->peer_mac, cs->peer_mac);
+		spin_unlock_bh(&lgr->lock);
+	}
 	return 0;
+}
+
+static void smc_conn_put_bufs(struct smc_connection *conn,
+			      struct smc_link_group *lgr)
+{
+	if (conn->sndbuf_desc)
+		smc_buf_put(lgr, conn->sndbuf_desc);
+	if (conn->rmb_desc)
+		smc_buf_put(lgr, conn->rmb_desc);
+	conn->sndbuf_desc = NULL;
+	conn->rmb_desc = NULL;
 }
 
 /**
@@ -96,8 +120,11 @@ u32 smc_conn_create(struct smc_sock *smc, struct smc_conn_setup *cs)
 		.smc_version = cs->version,
 	};
 	struct net *net = sock_net(&smc->sk);
+	int tries = SMC_CONN_PER_LGR_MAX;
 	u32 reason;
+	int rc;
 
+again:
 	memset(conn, 0, sizeof(*conn));
 	RB_CLEAR_NODE(&conn->node);
 	cs->lgr = NULL;
@@ -106,7 +133,8 @@ u32 smc_conn_create(struct smc_sock *smc, struct smc_conn_setup *cs)
 		cs->lgr = smc_lgr_find_wait(net, &m, &cs->lnk);
 		cs->first_contact = !cs->lgr;
 	} else if (!cs->first_contact) {
-		cs->lgr = smc_lgr_find(net, &m, &cs->lnk);
+		/* our side of the server's group may still be confirming */
+		cs->lgr = smc_lgr_find_wait(net, &m, &cs->lnk);
 		/* the server knows a group we do not: out of sync */
 		if (!cs->lgr)
 			return SMC_CLC_DECL_SYNCERR;
@@ -127,7 +155,19 @@ u32 smc_conn_create(struct smc_sock *smc, struct smc_conn_setup *cs)
 	/* the peer's RMBE is not known yet; smc_conn_peer_rmb() sets it */
 	smc_conn_data_init(conn, &smc_sock_conn_ops);
 	conn->tx_autocork_size = smc_sysctl_autocork(net);
-	if (smc_conn_register(cs->lgr, conn))
+	rc = smc_conn_register(cs->lgr, conn);
+	if (rc == -ENOSPC && cs->role == SMC_SERV && !cs->first_contact &&
+	    --tries) {
+		/*
+		 * Handshakes racing this one took the group's last places
+		 * since it was found to have room: look again, which finds
+		 * or starts another group.
+		 */
+		smc_conn_put_bufs(conn, cs->lgr);
+		smc_lgr_put(cs->lgr);
+		goto again;
+	}
+	if (rc)
 		return cs->first_contact ? SMC_CLC_DECL_INTERR :
 					   SMC_CLC_DECL_NOACTLINK;
 	atomic_inc(&conn->lnk->conn_cnt);
@@ -177,17 +217,6 @@ static void smc_conn_release(struct smc_connection *conn)
 		smc_conn_data_stop(conn);
 	if (conn->lgr)
 		atomic_dec(&conn->lnk->conn_cnt);
-}
-
-static void smc_conn_put_bufs(struct smc_connection *conn,
-			      struct smc_link_group *lgr)
-{
-	if (conn->sndbuf_desc)
-		smc_buf_put(lgr, conn->sndbuf_desc);
-	if (conn->rmb_desc)
-		smc_buf_put(lgr, conn->rmb_desc);
-	conn->sndbuf_desc = NULL;
-	conn->rmb_desc = NULL;
 }
 
 /**

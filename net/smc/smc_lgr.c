@@ -211,6 +211,18 @@ static struct smc_lgr_link *smc_lgr_match_link(struct smc_link_group *lgr,
 	return NULL;
 }
 
+/* a group just created, its first link not yet set up; lgr->lock held */
+static bool smc_lgr_is_new(struct smc_link_group *lgr)
+{
+	int i;
+
+	lockdep_assert_held(&lgr->lock);
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
+		if (lgr->lnk[i].state != SMC_LNK_UNUSED)
+			return false;
+	return true;
+}
+
 /* does @lgr take another connection as server?  lgr->lock held */
 static bool smc_lgr_has_room(struct smc_link_group *lgr)
 {
@@ -246,8 +258,9 @@ static struct smc_link_group *__smc_lgr_find(struct net *net,
 			if (*lnk)
 				found = lgr;
 			else if (lgr->type == SMC_LGR_NONE &&
-				 smc_lgr_match_link(lgr, m,
-						    SMC_LNK_ACTIVATING))
+				 (smc_lgr_is_new(lgr) ||
+				  smc_lgr_match_link(lgr, m,
+						     SMC_LNK_ACTIVATING)))
 				*pending = true;
 		}
 		spin_unlock(&lgr->lock);

@@ -256,6 +256,8 @@ static void smc_llc_link_active(struct smc_lgr_link *lnk)
 		atomic_inc(&lnk->smcibdev->crit_cnt);
 	}
 	spin_unlock_bh(&lgr->lock);
+	/* connections racing this first contact may use the group now */
+	smc_lgr_link_activated();
 	smc_llc_testlink_start(lnk);
 }
 
