@@ -135,6 +135,15 @@ static int smc_listen_take_one(struct smc_sock *lsmc)
 	nsk->sk_uid = lsk->sk_uid;
 	/* allocated without a struct socket, sock_init_data() left it 0 */
 	nsk->sk_type = lsk->sk_type;
+	/*
+	 * The buffer sizes the TCP child inherited from the listener, as
+	 * SO_SNDBUF/SO_RCVBUF reach TCP children: the handshake sizes the
+	 * send buffer and RMB from them, long before accept().
+	 */
+	WRITE_ONCE(nsk->sk_sndbuf, READ_ONCE(nclc->sk->sk_sndbuf));
+	WRITE_ONCE(nsk->sk_rcvbuf, READ_ONCE(nclc->sk->sk_rcvbuf));
+	nsk->sk_userlocks |= READ_ONCE(nclc->sk->sk_userlocks) &
+			     (SOCK_SNDBUF_LOCK | SOCK_RCVBUF_LOCK);
 	set_bit(SMC_SOCK_ACCEPTED, &nsmc->flags);
 	nsmc->limit_hs = READ_ONCE(lsmc->limit_hs);
 	nsmc->clcsock = nclc;
