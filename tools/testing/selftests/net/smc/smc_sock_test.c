@@ -1555,8 +1555,10 @@ static void sockopt_tcp_server(int lfd)
 
 	tcp_checks();
 	EQ(tcpi_state(lfd), 10 /* TCP_LISTEN */);
-	fd = server_accept(lfd);
+	/* before the handshake: after it the client may close at once */
+	fd = xaccept(lfd);
 	EQ(tcpi_state(fd), 1 /* TCP_ESTABLISHED */);
+	handshake_server(fd);
 	EQ(getint(fd, SOL_TCP, TCP_NODELAY), 0);
 	set_nodelay(fd);
 	EQ(getint(fd, SOL_TCP, TCP_NODELAY), 1);
