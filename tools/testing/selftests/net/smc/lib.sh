@@ -35,6 +35,19 @@ SMC_LIB_OURS=${SMC_LIB_OURS:-$SMC_LIB_REPO/net/smc}
 SMC_LIB_FAMILY=${SMC_SELFTEST_FAMILY:-smc}
 SMC_LIB_HOOK="bash $SMC_LIB_DIR/lib.sh hook"
 
+# awk: field(line, key) is the value of "key" in a one-line JSON object
+# (smcss -j), quotes removed
+SMC_LIB_AWK_FIELD='
+	function field(line, key,   re, v) {
+		re = "\"" key "\":(\"[^\"]*\"|[^,}]*)"
+		if (!match(line, re))
+			return ""
+		v = substr(line, RSTART + length(key) + 3,
+			   RLENGTH - length(key) - 3)
+		gsub(/"/, "", v)
+		return v
+	}'
+
 # fallback reasons, as smcss prints them (for the sourcing scripts)
 # shellcheck disable=SC2034
 SMC_LIB_OPTUNSUPP=0x03060000
@@ -253,10 +266,29 @@ smc_lib_mod_which()
 	fi
 }
 
+# smc_lib_mod_wait_idle: wait (bounded) until only the modules that
+# depend on smc hold it; sockets still in their close protocol hold it
+# too, for a moment after their last connection ended
+smc_lib_mod_wait_idle()
+{
+	local i holders
+
+	for i in $(seq 300); do
+		[ -d /sys/module/smc ] || return 0
+		holders=$(find /sys/module/smc/holders -mindepth 1 | wc -l)
+		[ "$(cat /sys/module/smc/refcnt)" -le "$holders" ] && return 0
+		[ "$i" = 1 ] && echo "waiting for smc sockets to go: refcnt $(cat /sys/module/smc/refcnt)"
+		sleep 0.1
+	done
+	echo "smc still in use: refcnt $(cat /sys/module/smc/refcnt), $holders dependent modules"
+	return 1
+}
+
 smc_lib_mod_unload()
 {
 	local m
 
+	smc_lib_mod_wait_idle || return 1
 	for m in smc_diag smc; do
 		if [ -d "/sys/module/$m" ]; then
 			rmmod "$m" || return 1
@@ -307,6 +339,54 @@ smc_lib_mod()
 		"$(smc_lib_q bash "$SMC_LIB_DIR/lib.sh" "mod_$fn" "$@")"
 }
 
+# ---- SMC-R set-up ----------------------------------------------------------------
+
+SMC_LIB_SMCR=$SMC_LIB_REPO/tools/smc/smcr
+# the UEID the SMC-R tests give both hosts: SMC-Rv2 needs a common one
+SMC_LIB_UEID=SMC-R.SELFTEST
+
+# smc_lib_ueid_set <local|peer> [<ueid>]: make it the host's only UEID
+smc_lib_ueid_set()
+{
+	smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCR" ueid flush) && \
+		$(smc_lib_q "$SMC_LIB_SMCR" ueid add "${2:-$SMC_LIB_UEID}")"
+}
+
+# smc_lib_ueid_flush <local|peer>
+smc_lib_ueid_flush()
+{
+	smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCR" ueid flush)"
+}
+
+# smc_lib_smcr_setup: the checks and set-up of an SMC-R test between our
+# modules on two hosts with a common UEID; an EXIT trap undoes it
+smc_lib_smcr_setup()
+{
+	if [ "$SMC_LIB_FAMILY" = tcp ]; then
+		smc_lib_bail_skip "needs AF_SMC (SMC_SELFTEST_FAMILY=tcp)"
+	fi
+	if smc_lib_single_host; then
+		smc_lib_bail_skip "needs a peer host (SMC_PEER_EXEC unset)"
+	fi
+	if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+		smc_lib_bail_skip "no RDMA device on this host (rdma_rxe)"
+	fi
+	[ -x "$SMC_LIB_SMCR" ] || smc_lib_bail_skip "$SMC_LIB_SMCR not built"
+	trap smc_lib_smcr_cleanup EXIT
+	smc_lib_require_mod local ours
+	smc_lib_require_mod peer ours
+	smc_lib_ueid_set local || smc_lib_bail_fail "cannot set a UEID here"
+	smc_lib_ueid_set peer ||
+		smc_lib_bail_fail "cannot set a UEID on the peer"
+}
+
+smc_lib_smcr_cleanup()
+{
+	smc_lib_ueid_flush local >/dev/null 2>&1
+	smc_lib_ueid_flush peer >/dev/null 2>&1
+	smc_lib_mod peer ensure ours >/dev/null 2>&1
+}
+
 # ---- mode checks ---------------------------------------------------------------
 
 # Extract mode and fallback reason of the socket <lport> -> <rport> from
@@ -314,15 +394,7 @@ smc_lib_mod()
 smc_lib_parse_mode()
 {
 	awk -v lp="$1" -v rp="$2" '
-	function field(line, key,   re, v) {
-		re = "\"" key "\":(\"[^\"]*\"|[^,}]*)"
-		if (!match(line, re))
-			return ""
-		v = substr(line, RSTART + length(key) + 3,
-			   RLENGTH - length(key) - 3)
-		gsub(/"/, "", v)
-		return v
-	}
+	'"$SMC_LIB_AWK_FIELD"'
 	/"local_port":/ {
 		if (field($0, "local_port") != lp || field($0, "peer_port") != rp)
 			next
@@ -392,46 +464,59 @@ smc_lib_assert_explain()
 		grep -A1 -E ":$2 -> .*:$3 " | sed -n 's/^ *reason: *//p')"
 }
 
+# smc_lib_assert_fields <local|peer> <lport> <rport> <what> <expected>
+# <key>...: the values smcss -a -j reports for those keys of that socket,
+# joined by blanks, must be <expected>
+smc_lib_assert_fields()
+{
+	local where=$1 lp=$2 rp=$3 what=$4 want=$5 out got
+
+	shift 5
+	if ! out=$(smc_lib_on "$where" "$(smc_lib_q "$SMC_LIB_SMCSS" -a -j)" 2>&1)
+	then
+		echo "smcss failed on $where: $out"
+		return 1
+	fi
+	got=$(printf '%s\n' "$out" | awk -v lp="$lp" -v rp="$rp" -v keys="$*" '
+	'"$SMC_LIB_AWK_FIELD"'
+	/"local_port":/ {
+		if (field($0, "local_port") != lp || field($0, "peer_port") != rp)
+			next
+		n = split(keys, k, " ")
+		f = field($0, k[1])
+		for (i = 2; i <= n; i++)
+			f = f " " field($0, k[i])
+		found = found (found == "" ? "" : " / ") f
+	}
+	END { print (found == "" ? "none" : found) }')
+	if [ "$got" != "$want" ]; then
+		echo "FAIL $what of $where socket :$lp -> :$rp is '$got', expected '$want'"
+		return 1
+	fi
+	echo "$what $where :$lp -> :$rp: $got"
+}
+
 # smc_lib_assert_diag <local|peer> <lport> <rport> <expected>: the
 # "diag_family local_addr peer_addr" smcss reports for that socket
 smc_lib_assert_diag()
 {
-	local out got
+	smc_lib_assert_fields "$1" "$2" "$3" diag "$4" \
+		diag_family local_addr peer_addr
+}
 
-	if ! out=$(smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCSS" -a -j)" 2>&1)
-	then
-		echo "smcss failed on $1: $out"
-		return 1
-	fi
-	got=$(printf '%s\n' "$out" | awk -v lp="$2" -v rp="$3" '
-	function field(line, key,   re, v) {
-		re = "\"" key "\":(\"[^\"]*\"|[^,}]*)"
-		if (!match(line, re))
-			return ""
-		v = substr(line, RSTART + length(key) + 3,
-			   RLENGTH - length(key) - 3)
-		gsub(/"/, "", v)
-		return v
-	}
-	/"local_port":/ {
-		if (field($0, "local_port") != lp || field($0, "peer_port") != rp)
-			next
-		f = field($0, "diag_family") " " field($0, "local_addr") " " \
-		    field($0, "peer_addr")
-		found = found (found == "" ? "" : " / ") f
-	}
-	END { print (found == "" ? "none" : found) }')
-	if [ "$got" != "$4" ]; then
-		echo "FAIL diag of $1 socket :$2 -> :$3 is '$got', expected '$4'"
-		return 1
-	fi
-	echo "diag $1 :$2 -> :$3: $got"
+# smc_lib_assert_bufs <local|peer> <lport> <rport> <expected>: the
+# "rmbe_size peer_rmbe_size" of that SMC-R socket
+smc_lib_assert_bufs()
+{
+	smc_lib_assert_fields "$1" "$2" "$3" buffers "$4" \
+		rmbe_size peer_rmbe_size
 }
 
 # The tools' --hook: the connection SMC_HOOK_LPORT -> SMC_HOOK_RPORT of
 # this host is up; check it here and its other end on the peer.  With
 # SMC_HOOK_DIAG (SMC_HOOK_DIAG_PEER) set, also what smcss reports as
-# "diag_family local_addr peer_addr" for this (the peer's) end.
+# "diag_family local_addr peer_addr" for this (the peer's) end.  With
+# SMC_HOOK_RMBE set, both ends' RMBs must be of that size.
 smc_lib_hook()
 {
 	local rc=0
@@ -448,6 +533,94 @@ smc_lib_hook()
 		smc_lib_assert_diag peer "$SMC_HOOK_RPORT" "$SMC_HOOK_LPORT" \
 			"$SMC_HOOK_DIAG_PEER" || rc=1
 	fi
+	if [ -n "${SMC_HOOK_RMBE:-}" ]; then
+		smc_lib_assert_bufs local "$SMC_HOOK_LPORT" "$SMC_HOOK_RPORT" \
+			"$SMC_HOOK_RMBE $SMC_HOOK_RMBE" || rc=1
+		smc_lib_assert_bufs peer "$SMC_HOOK_RPORT" "$SMC_HOOK_LPORT" \
+			"$SMC_HOOK_RMBE $SMC_HOOK_RMBE" || rc=1
+	fi
+	return $rc
+}
+
+# smc_lib_conn_modes <local|peer> <port> <client|server>: one line
+# "MODE REASON" per connected socket of that host whose peer port (on the
+# client) or local port (on the server) is <port>, counted: "N MODE REASON"
+smc_lib_conn_modes()
+{
+	local out
+
+	if ! out=$(smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCSS" -j)" 2>&1)
+	then
+		echo "smcss failed on $1: $out"
+		return 1
+	fi
+	printf '%s\n' "$out" | awk -v port="$2" -v role="$3" '
+	'"$SMC_LIB_AWK_FIELD"'
+	/"local_port":/ {
+		p = field($0, role == "client" ? "peer_port" : "local_port")
+		if (p != port || field($0, "state") == "LISTEN")
+			next
+		r = field($0, "fallback_reason")
+		r = (r == "null" || r == "") ? "-" : sprintf("0x%08x", r + 0)
+		n[field($0, "mode") " " r]++
+	}
+	END { for (m in n) print n[m], m }' | sort
+}
+
+# smc_lib_lgr_use <local|peer> <CLNT|SERV>: "GROUPS CONNS", the SMC-R link
+# groups of that role on the host that have connections, and the sum of
+# their connections
+smc_lib_lgr_use()
+{
+	local out
+
+	out=$(smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup show)" 2>&1) || {
+		echo "smcr linkgroup show failed on $1: $out"
+		return 1
+	}
+	printf '%s\n' "$out" | sed 's/},{/}\n{/g' | awk -v role="$2" '
+	index($0, "\"role\":\"" role "\"") && match($0, /"conns":[0-9]+/) {
+		c = substr($0, RSTART + 8, RLENGTH - 8) + 0
+		if (c) { g++; n += c }
+	}
+	END { print g + 0, n + 0 }'
+}
+
+# The --hook of smc_conns_test: SMC_HOOK_CONNS connections to the
+# server's port SMC_HOOK_PORT are up, and this host is their
+# SMC_HOOK_ROLE (client or server).  Each one must be in mode
+# SMC_HOOK_EXPECT here and SMC_HOOK_EXPECT_PEER on the peer; with
+# SMC_HOOK_LGRS set, the link groups in use on each host must be that
+# many and hold exactly these connections.
+smc_lib_hook_conns()
+{
+	local n=${SMC_HOOK_CONNS:?} port=${SMC_HOOK_PORT:?} rc=0 got want
+	local where role expect lrole
+
+	for where in local peer; do
+		role=${SMC_HOOK_ROLE:?} expect=${SMC_HOOK_EXPECT:?}
+		if [ "$where" = peer ]; then
+			expect=${SMC_HOOK_EXPECT_PEER:?}
+			if [ "$role" = client ]; then role=server; else role=client; fi
+		fi
+		if [ "$role" = client ]; then lrole=CLNT; else lrole=SERV; fi
+		want="$n $expect"
+		got=$(smc_lib_conn_modes "$where" "$port" "$role") || rc=1
+		if [ "$got" != "$want" ]; then
+			echo "FAIL $role ($where) connections of port $port:" \
+				"'$(printf '%s' "$got" | tr '\n' ';')', expected '$want'"
+			rc=1
+		else
+			echo "$role ($where): $got"
+		fi
+		[ -n "${SMC_HOOK_LGRS:-}" ] || continue
+		got=$(smc_lib_lgr_use "$where" "$lrole") || rc=1
+		echo "$role ($where): link groups in use, connections: $got"
+		if [ "$got" != "$SMC_HOOK_LGRS $n" ]; then
+			echo "FAIL expected $SMC_HOOK_LGRS link groups with $n connections"
+			rc=1
+		fi
+	done
 	return $rc
 }
 

@@ -22,43 +22,6 @@
 
 #define MAX_CHUNK	(256 * 1024)
 
-/* xorshift64*: a reproducible byte stream */
-struct gen {
-	uint64_t s;
-	uint64_t word;
-	unsigned int left;	/* bytes of word not yet used */
-};
-
-static void gen_init(struct gen *g, uint64_t seed)
-{
-	g->s = seed * 0x9e3779b97f4a7c15ULL + 0x2545f4914f6cdd1dULL;
-	if (!g->s)
-		g->s = 1;
-	g->left = 0;
-}
-
-static uint64_t gen_next(struct gen *g)
-{
-	g->s ^= g->s >> 12;
-	g->s ^= g->s << 25;
-	g->s ^= g->s >> 27;
-	return g->s * 0x2545f4914f6cdd1dULL;
-}
-
-static void gen_fill(struct gen *g, unsigned char *b, size_t len)
-{
-	while (len) {
-		if (!g->left) {
-			g->word = gen_next(g);
-			g->left = 8;
-		}
-		*b++ = (unsigned char)g->word;
-		g->word >>= 8;
-		g->left--;
-		len--;
-	}
-}
-
 /* random chunk length, spread over all orders of magnitude */
 static size_t chunk_len(struct gen *g)
 {
@@ -67,15 +30,6 @@ static size_t chunk_len(struct gen *g)
 	size_t len = ((r >> 8) & ((1ULL << shift) - 1)) + (1ULL << shift);
 
 	return len > MAX_CHUNK ? MAX_CHUNK : len;
-}
-
-/* FNV-1a over a stream */
-static void csum(uint64_t *h, const unsigned char *b, size_t len)
-{
-	while (len--) {
-		*h ^= *b++;
-		*h *= 0x100000001b3ULL;
-	}
 }
 
 struct dir {

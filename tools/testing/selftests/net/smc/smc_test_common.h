@@ -70,6 +70,8 @@ struct opts {
 	unsigned long long size;
 	const char *dir;
 	unsigned long long seed;
+	unsigned int conns;	/* connections at once (smc_conns_test) */
+	int rcvbuf, sndbuf;	/* SO_RCVBUF/SO_SNDBUF if non-zero */
 	bool verbose;
 };
 
@@ -78,6 +80,7 @@ static struct opts opt = {
 	.timeout = 120,
 	.dir = "c2s",
 	.seed = 1,
+	.conns = 1,
 };
 
 static const char *prog_name;
@@ -178,7 +181,11 @@ static const char *family_name(void)
 	return opt.inet ? "IPPROTO_SMC" : "AF_SMC";
 }
 
-/* A socket of the family under test */
+/*
+ * A socket of the family under test, with --rcvbuf/--sndbuf if given:
+ * they choose the RMB and send buffer sizes of an SMC connection, and a
+ * listener passes them on to the sockets it accepts.
+ */
 static int xsocket(void)
 {
 	int fd = new_socket(opt.smc, opt.ipv6);
@@ -186,6 +193,14 @@ static int xsocket(void)
 	if (fd < 0)
 		FAIL("socket(%s, %s): %s", family_name(),
 		     opt.ipv6 ? "v6" : "v4", strerrorname_np(errno) ?: "?");
+	if (opt.rcvbuf &&
+	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &opt.rcvbuf,
+		       sizeof(opt.rcvbuf)))
+		FAIL("SO_RCVBUF %d: %s", opt.rcvbuf, strerrorname_np(errno) ?: "?");
+	if (opt.sndbuf &&
+	    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &opt.sndbuf,
+		       sizeof(opt.sndbuf)))
+		FAIL("SO_SNDBUF %d: %s", opt.sndbuf, strerrorname_np(errno) ?: "?");
 	return fd;
 }
 
@@ -255,7 +270,7 @@ static int xlisten_socket(const char *host, unsigned short port, int backlog)
 	return fd;
 }
 
-static int xconnect_to(unsigned short port)
+static __maybe_unused int xconnect_to(unsigned short port)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = make_addr(&ss, opt.host, port);
@@ -328,6 +343,54 @@ static __maybe_unused void expect_eof(int fd)
 		     n < 0 ? strerrorname_np(errno) ?: "?" : "data");
 }
 
+/* ---- test data ---------------------------------------------------------- */
+
+/* xorshift64*: a reproducible byte stream */
+struct gen {
+	uint64_t s;
+	uint64_t word;
+	unsigned int left;	/* bytes of word not yet used */
+};
+
+static __maybe_unused void gen_init(struct gen *g, uint64_t seed)
+{
+	g->s = seed * 0x9e3779b97f4a7c15ULL + 0x2545f4914f6cdd1dULL;
+	if (!g->s)
+		g->s = 1;
+	g->left = 0;
+}
+
+static __maybe_unused uint64_t gen_next(struct gen *g)
+{
+	g->s ^= g->s >> 12;
+	g->s ^= g->s << 25;
+	g->s ^= g->s >> 27;
+	return g->s * 0x2545f4914f6cdd1dULL;
+}
+
+static __maybe_unused void gen_fill(struct gen *g, unsigned char *b, size_t len)
+{
+	while (len) {
+		if (!g->left) {
+			g->word = gen_next(g);
+			g->left = 8;
+		}
+		*b++ = (unsigned char)g->word;
+		g->word >>= 8;
+		g->left--;
+		len--;
+	}
+}
+
+/* FNV-1a over a stream */
+static __maybe_unused void csum(uint64_t *h, const unsigned char *b, size_t len)
+{
+	while (len--) {
+		*h ^= *b++;
+		*h *= 0x100000001b3ULL;
+	}
+}
+
 /* ---- mode-check hook ---------------------------------------------------- */
 
 static bool hook_done;
@@ -359,7 +422,7 @@ static void run_hook(int fd)
  * Three-step handshake on a fresh connection; each side runs the hook
  * while the other one is known to be connected and waiting.
  */
-static void handshake_server(int fd)
+static __maybe_unused void handshake_server(int fd)
 {
 	send_byte(fd, 'A');
 	expect_byte(fd, 'B');
@@ -367,7 +430,7 @@ static void handshake_server(int fd)
 	send_byte(fd, 'C');
 }
 
-static void handshake_client(int fd)
+static __maybe_unused void handshake_client(int fd)
 {
 	expect_byte(fd, 'A');
 	run_hook(fd);
@@ -375,7 +438,7 @@ static void handshake_client(int fd)
 	expect_byte(fd, 'C');
 }
 
-static int xaccept(int lfd)
+static __maybe_unused int xaccept(int lfd)
 {
 	int fd;
 
@@ -575,6 +638,9 @@ static void parse_opts(int argc, char **argv)
 		{ "size",	required_argument, NULL, 's' },
 		{ "dir",	required_argument, NULL, 'D' },
 		{ "seed",	required_argument, NULL, 'S' },
+		{ "conns",	required_argument, NULL, 'n' },
+		{ "rcvbuf",	required_argument, NULL, 'R' },
+		{ "sndbuf",	required_argument, NULL, 'W' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ }
@@ -599,7 +665,7 @@ static void parse_opts(int argc, char **argv)
 	else
 		usage();
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "c:H:p:f:6dkr:x:t:s:D:S:vh", lo,
+	while ((c = getopt_long(argc, argv, "c:H:p:f:6dkr:x:t:s:D:S:n:R:W:vh", lo,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -644,6 +710,15 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'S':
 			opt.seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'n':
+			opt.conns = strtoul(optarg, NULL, 0);
+			break;
+		case 'R':
+			opt.rcvbuf = strtol(optarg, NULL, 0);
+			break;
+		case 'W':
+			opt.sndbuf = strtol(optarg, NULL, 0);
 			break;
 		case 'v':
 			opt.verbose = true;

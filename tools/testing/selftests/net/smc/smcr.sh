@@ -12,52 +12,43 @@
 . "$(dirname "$0")/lib.sh"
 
 smc_lib_require_tools
-if [ "$SMC_LIB_FAMILY" = tcp ]; then
-	smc_lib_bail_skip "needs AF_SMC (SMC_SELFTEST_FAMILY=tcp)"
-fi
-if smc_lib_single_host; then
-	smc_lib_bail_skip "needs a peer host (SMC_PEER_EXEC unset)"
-fi
-if [ ! -d /sys/class/infiniband ] ||
-   [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
-	smc_lib_bail_skip "no RDMA device on this host (rdma_rxe)"
-fi
-
-SMCR_TOOL=$SMC_LIB_REPO/tools/smc/smcr
-UEID=SMC-R.SELFTEST
-[ -x "$SMCR_TOOL" ] || smc_lib_bail_skip "$SMCR_TOOL not built"
-
-ueid_set()
-{
-	smc_lib_on "$1" "$(smc_lib_q "$SMCR_TOOL" ueid flush) && \
-		$(smc_lib_q "$SMCR_TOOL" ueid add "$UEID")"
-}
-
-# shellcheck disable=SC2317 # called through the EXIT trap
-cleanup()
-{
-	smc_lib_on local "$(smc_lib_q "$SMCR_TOOL" ueid flush)" >/dev/null 2>&1
-	smc_lib_on peer "$(smc_lib_q "$SMCR_TOOL" ueid flush)" >/dev/null 2>&1
-	smc_lib_mod peer ensure ours >/dev/null 2>&1
-}
-trap cleanup EXIT
-
-smc_lib_require_mod local ours
-smc_lib_require_mod peer ours
-ueid_set local || smc_lib_bail_fail "cannot set a UEID here"
-ueid_set peer || smc_lib_bail_fail "cannot set a UEID on the peer"
+smc_lib_smcr_setup
+SMCR_TOOL=$SMC_LIB_SMCR
 
 SMC_HOOK_EXPECT_CLIENT="SMCR 0x00000000"
 SMC_HOOK_EXPECT_SERVER="SMCR 0x00000000"
 export SMC_HOOK_EXPECT_CLIENT SMC_HOOK_EXPECT_SERVER
 
-# run_data <server host> <size> <dir>
+# run_data <server host> <size> <dir> [<RMB size>]: with an RMB size,
+# both ends ask for it with SO_RCVBUF (half of sk_rcvbuf, as TCP uses it)
+# and the hook checks that both RMBs have it
 # shellcheck disable=SC2317,SC2034 # called through smc_lib_run; args by name
 run_data()
 {
-	local args=(--family smc --size "$2" --dir "$3" --seed 91 --timeout 120)
+	local args=(--family smc --size "$2" --dir "$3" --seed 91 --timeout 240)
+	local SMC_HOOK_RMBE=${4:-${SMC_HOOK_RMBE:-}}
 
+	[ -n "${4:-}" ] && args+=(--rcvbuf "$4")
+	export SMC_HOOK_RMBE
 	smc_lib_pair "$SMC_LIB_DATA_TEST" "$1" args args
+}
+
+# run_data_rmem <server host> <size> <dir> <net.smc.rmem>: the RMBs'
+# size from the sysctl on both hosts, not from the socket
+# shellcheck disable=SC2317 # called through smc_lib_run
+run_data_rmem()
+{
+	local set old_l old_p rc
+
+	old_l=$(smc_lib_on local "sysctl -n net.smc.rmem") || return 1
+	old_p=$(smc_lib_on peer "sysctl -n net.smc.rmem") || return 1
+	set="sysctl -qw net.smc.rmem=$4"
+	smc_lib_on local "$set" && smc_lib_on peer "$set" || return 1
+	SMC_HOOK_RMBE=$4 run_data "$1" "$2" "$3"
+	rc=$?
+	smc_lib_on local "sysctl -qw net.smc.rmem=$old_l"
+	smc_lib_on peer "sysctl -qw net.smc.rmem=$old_p"
+	return "$rc"
 }
 
 # run_case <server host> <case>
@@ -126,7 +117,8 @@ check_peer_is()
 # shellcheck disable=SC2317 # called through smc_lib_run
 peer_to_distro()
 {
-	smc_lib_mod peer ensure distro && ueid_set peer && check_peer_is distro
+	smc_lib_mod peer ensure distro && smc_lib_ueid_set peer &&
+		check_peer_is distro
 }
 
 mapfile -t cases < <("$SMC_LIB_SOCK_TEST" list)
@@ -146,7 +138,17 @@ if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
 	have_distro=0
 fi
 
-n=$((5 + ${#cases[@]} + ${#reverse[@]}))
+# every RMB size SO_RCVBUF reaches under the default net.core.rmem_max,
+# with 1 MiB of random-sized writes each way, so that the rings wrap
+# many times at odd offsets; then the sizes from 1 byte to 64 MiB
+rmbs=(16384 32768 65536 131072 262144)
+sizes=(1 1000 16777216 67108864)
+if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
+	rmbs=(16384)
+	sizes=(1)
+fi
+
+n=$((6 + ${#rmbs[@]} + ${#sizes[@]} + ${#cases[@]} + ${#reverse[@]}))
 [ "$have_distro" = 1 ] && n=$((n + 5 + 2 * ${#distro_cases[@]}))
 smc_lib_plan "$n"
 
@@ -155,6 +157,15 @@ smc_lib_run "data 4 MiB c2s A-client B-server" run_data peer 4194304 c2s
 smc_lib_run "data 4 MiB s2c B-client A-server" run_data local 4194304 s2c
 smc_lib_run "data 1 MiB both B-client A-server" run_data local 1048576 both
 smc_lib_run "second connection reuses the link group" check_reuse
+for r in "${rmbs[@]}"; do
+	smc_lib_run "data 1 MiB both RMB $r A-client B-server" \
+		run_data peer 1048576 both "$r"
+done
+smc_lib_run "data 1 MiB both RMB 1 MiB from net.smc.rmem B-client A-server" \
+	run_data_rmem local 1048576 both 1048576
+for z in "${sizes[@]}"; do
+	smc_lib_run "data $z bytes both A-client B-server" run_data peer "$z" both
+done
 for c in "${cases[@]}"; do
 	smc_lib_run "$c A-client B-server" run_case peer "$c"
 done
