@@ -231,10 +231,10 @@ if [[ " $parts " == *" debug "* ]]; then
 		kmemleak_proof
 
 		# the debug kernel runs 4-6 times slower under TCG: a subset
-		# that fits the CI budget (the handshake, devices, diag)
+		# that fits the CI budget (the handshake, devices, diag, SMC-R)
 		run_selftests debug selftests-debug \
 			"selftests on the two-host rig, debug kernel, kmemleak scans" \
-			1500 "SMC_SELFTEST_QUICK=1 TEST_PROGS='clc_messages.sh devices.sh diag_netns.sh'"
+			1500 "SMC_SELFTEST_QUICK=1 TEST_PROGS='clc_messages.sh devices.sh diag_netns.sh smcr.sh'"
 	fi
 fi
 
