@@ -389,6 +389,21 @@ smc_lib_smcr_cleanup()
 
 # ---- mode checks ---------------------------------------------------------------
 
+# smc_lib_smcss_json <local|peer> [smcss options]: "smcss -j" there, or
+# the reason it failed
+smc_lib_smcss_json()
+{
+	local where=$1 out
+
+	shift
+	if ! out=$(smc_lib_on "$where" "$(smc_lib_q "$SMC_LIB_SMCSS" "$@" -j)" 2>&1)
+	then
+		echo "smcss failed on $where: $out"
+		return 1
+	fi
+	printf '%s\n' "$out"
+}
+
 # Extract mode and fallback reason of the socket <lport> -> <rport> from
 # "smcss -a -j" output (one JSON object per line) on stdin.
 smc_lib_parse_mode()
@@ -413,11 +428,7 @@ smc_lib_mode_of()
 {
 	local out
 
-	if ! out=$(smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCSS" -a -j)" 2>&1)
-	then
-		echo "smcss failed on $1: $out"
-		return 1
-	fi
+	out=$(smc_lib_smcss_json "$1" -a) || { echo "$out"; return 1; }
 	printf '%s\n' "$out" | smc_lib_parse_mode "$2" "$3"
 }
 
@@ -472,11 +483,7 @@ smc_lib_assert_fields()
 	local where=$1 lp=$2 rp=$3 what=$4 want=$5 out got
 
 	shift 5
-	if ! out=$(smc_lib_on "$where" "$(smc_lib_q "$SMC_LIB_SMCSS" -a -j)" 2>&1)
-	then
-		echo "smcss failed on $where: $out"
-		return 1
-	fi
+	out=$(smc_lib_smcss_json "$where" -a) || { echo "$out"; return 1; }
 	got=$(printf '%s\n' "$out" | awk -v lp="$lp" -v rp="$rp" -v keys="$*" '
 	'"$SMC_LIB_AWK_FIELD"'
 	/"local_port":/ {
@@ -549,11 +556,7 @@ smc_lib_conn_modes()
 {
 	local out
 
-	if ! out=$(smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCSS" -j)" 2>&1)
-	then
-		echo "smcss failed on $1: $out"
-		return 1
-	fi
+	out=$(smc_lib_smcss_json "$1") || { echo "$out"; return 1; }
 	printf '%s\n' "$out" | awk -v port="$2" -v role="$3" '
 	'"$SMC_LIB_AWK_FIELD"'
 	/"local_port":/ {
