@@ -300,14 +300,23 @@ static bool smc_cdc_rx_conn(struct smc_connection *conn,
 	struct smc_host_cursors *rx = &conn->local_rx_ctrl;
 	u32 rmbe_size = conn->rmb_desc->len;
 	union smc_cursor cons, prod;
+	u32 peer_size;
 
 	spin_lock_bh(&conn->rx_lock);
 	if (smc_cdc_seq_old(m->seqno, rx->seqno)) {
 		atomic_inc(&st->rx_old_seq);
 		goto drop;
 	}
+	peer_size = READ_ONCE(conn->peer_rmbe_size);
+	/*
+	 * A client writes right after its Confirm, so its first CDCs may
+	 * come before our handshake took the Confirm and with it the size
+	 * of the client's RMB: until then it cannot have consumed anything
+	 * of ours, and its consumer cursor must be 0.
+	 */
 	if (!smc_cursor_valid(rmbe_size, &m->prod) ||
-	    !smc_cursor_valid(conn->peer_rmbe_size, &m->cons)) {
+	    (peer_size ? !smc_cursor_valid(peer_size, &m->cons) :
+			 m->cons.wrap || m->cons.count)) {
 		atomic_inc(&st->rx_bad);
 		goto drop;
 	}
@@ -317,12 +326,12 @@ static bool smc_cdc_rx_conn(struct smc_connection *conn,
 	if (smc_cursor_behind(&rx->prod, &m->prod) ||
 	    smc_cursor_behind(&rx->cons, &m->cons) ||
 	    !smc_cdc_prod_ok(&cons, &m->prod) ||
-	    smc_cursor_comp(conn->peer_rmbe_size, &m->cons, &prod) < 0) {
+	    smc_cursor_comp(peer_size, &m->cons, &prod) < 0) {
 		atomic_inc(&st->rx_backwards);
 		goto drop;
 	}
 	*got = smc_cursor_diff(rmbe_size, &rx->prod, &m->prod);
-	*freed = smc_cursor_diff(conn->peer_rmbe_size, &rx->cons, &m->cons);
+	*freed = smc_cursor_diff(peer_size, &rx->cons, &m->cons);
 	*new_flags = m->conn_flags & ~conn->peer_conn_flags;
 	rx->seqno = m->seqno;
 	rx->prod_flags = m->prod_flags;

@@ -204,8 +204,9 @@ u32 smc_conn_peer_rmb(struct smc_sock *smc, u64 vaddr, u32 rkey,
 		return SMC_CLC_DECL_ERR_RTOK;
 	conn->rtoken_idx = idx;
 	conn->peer_rmbe_idx = rmbe_idx;
-	conn->peer_rmbe_size = size;
 	atomic_set(&conn->peer_rmbe_space, size);
+	/* CDCs that came before are checked against it from now on */
+	WRITE_ONCE(conn->peer_rmbe_size, size);
 	conn->peer_token = peer_token;
 	return 0;
 }
