@@ -246,6 +246,7 @@ void smc_close_init(struct smc_sock *smc);
 int smc_close_shutdown(struct smc_sock *smc, int how);
 void smc_close_sync(struct smc_sock *smc);
 void smc_close_release(struct smc_sock *smc);
+void smc_close_drop(struct smc_sock *smc);
 void smc_close_schedule(struct smc_sock *smc);
 int smc_close_wq_init(void);
 void smc_close_wq_exit(void);

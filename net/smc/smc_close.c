@@ -329,6 +329,32 @@ void smc_close_release(struct smc_sock *smc)
 }
 
 /**
+ * smc_close_drop() - an SMC-R socket that is never accepted goes
+ * @smc: child of a listener, its handshake done, not accepted
+ *
+ * As TCP resets the children a closing listener never handed out, the
+ * peer is told the connection aborted.  The connection leaves its link
+ * group now: a CDC for it must not find a freed socket.
+ *
+ * Context: process context, may sleep; the listener's sock lock may be
+ * held (the child's lock nests inside it).
+ */
+void smc_close_drop(struct smc_sock *smc)
+{
+	struct sock *sk = &smc->sk;
+
+	if (!smc_uses_smcr(smc))
+		return;
+	lock_sock_nested(sk, SINGLE_DEPTH_NESTING);
+	if (sk->sk_state != SMC_CLOSED)
+		smc_cdc_send_flags(&smc->conn, SMC_CDC_CONN_ABORT);
+	WRITE_ONCE(sk->sk_state, SMC_CLOSED);
+	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
+	release_sock(sk);
+	smc_conn_free(smc);
+}
+
+/**
  * smc_close_wq_init() - create the close protocol's workqueue
  *
  * Context: module init.

@@ -36,6 +36,7 @@ static void smc_listen_drop(struct smc_sock *nsmc)
 	struct smc_sock *lsmc = nsmc->listen_smc;
 	struct sock *nsk = &nsmc->sk;
 
+	smc_close_drop(nsmc);
 	nsk->sk_prot->unhash(nsk);
 	WRITE_ONCE(nsk->sk_state, SMC_CLOSED);
 	sock_release(nsmc->clcsock);
