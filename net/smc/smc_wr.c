@@ -956,7 +956,13 @@ static int smc_wr_create_qp(struct smc_link *lnk)
 		.qp_type = IB_QPT_RC,
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
 		.cap = {
-			.max_send_wr = 3 * lnk->send_cnt,
+			/*
+			 * A send slot carries up to two RDMA WRITEs before
+			 * its CDC; the one IB_WR_REG_MR in flight (reg_mutex)
+			 * comes on top.  A full send queue fails the post and
+			 * takes the link down.
+			 */
+			.max_send_wr = 3 * lnk->send_cnt + 1,
 			.max_recv_wr = lnk->recv_cnt,
 			.max_send_sge = 2,
 			.max_recv_sge = lnk->v2 ? 2 : 1,
