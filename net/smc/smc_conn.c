@@ -226,9 +226,10 @@ static void smc_conn_release(struct smc_connection *conn)
  * @cs: its setup, as smc_conn_create() left it
  * @reason: the SMC_CLC_DECL_* code the connection falls back with
  *
- * The connection leaves the group.  A group created for it goes, since
- * its first link was never confirmed; a reused group goes only when the
- * peer said it is out of sync with it.
+ * The connection leaves the group.  A group created for it goes, unless
+ * its link was confirmed and connections that raced this one use it
+ * already; a reused group goes only when the peer said it is out of
+ * sync with it.
  *
  * Context: process context (the handshake work), may sleep.
  */
@@ -240,9 +241,11 @@ void smc_conn_setup_abort(struct smc_sock *smc, struct smc_conn_setup *cs,
 
 	smc_conn_release(conn);
 	if (lgr) {
-		smc_conn_put_bufs(conn, lgr);
 		smc_conn_unregister(conn);
-		if (cs->first_contact) {
+		/* as in smc_conn_free(): a CDC handler may use the buffers */
+		synchronize_rcu();
+		smc_conn_put_bufs(conn, lgr);
+		if (cs->first_contact && !smc_lgr_in_use(lgr)) {
 			smc_lgr_terminate(lgr, 0);
 		} else if (reason == SMC_CLC_DECL_SYNCERR) {
 			lgr->sync_err = true;

@@ -352,6 +352,24 @@ void smc_lgr_link_activated(void)
 }
 
 /**
+ * smc_lgr_in_use() - does a group serve connections over a confirmed link?
+ * @lgr: the group
+ *
+ * Context: any but hard interrupt.
+ * Return: true if its link is up and connections are registered in it.
+ */
+bool smc_lgr_in_use(struct smc_link_group *lgr)
+{
+	bool used;
+
+	spin_lock_bh(&lgr->lock);
+	used = lgr->type != SMC_LGR_NONE && lgr->conns_num;
+	spin_unlock_bh(&lgr->lock);
+	return used;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_in_use);
+
+/**
  * smc_lgr_count() - number of link groups on a namespace's list
  * @net: the namespace
  *

@@ -47,6 +47,7 @@ struct smc_link_group *smc_lgr_find_wait(struct net *net,
 					 const struct smc_lgr_match *m,
 					 struct smc_lgr_link **lnk);
 void smc_lgr_link_activated(void);
+bool smc_lgr_in_use(struct smc_link_group *lgr);
 void smc_lgr_get(struct smc_link_group *lgr);
 void smc_lgr_put(struct smc_link_group *lgr);
 int smc_lgr_link_init(struct smc_link_group *lgr, u8 idx,
