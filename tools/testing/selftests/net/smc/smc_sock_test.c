@@ -538,17 +538,22 @@ static void connect_refused_client(void)
 
 	recv_all(fd, &port, sizeof(port));
 	port = ntohs(port);
+	/*
+	 * TCP itself answers POLLERR|POLLHUP, with POLLOUT too when poll
+	 * runs between the reset's error report and tcp_done() setting
+	 * sk_shutdown: either is TCP's behaviour, nothing else is.
+	 */
 	s = xsocket();
 	ev = refused_nonblock(s, port);
 	close(s);
-	CHECK((ev & (POLLOUT | POLLERR | POLLHUP)) ==
-	      (POLLOUT | POLLERR | POLLHUP),
-	      "poll after refused connect: 0x%x, want POLLOUT|POLLERR|POLLHUP",
+	CHECK((ev & ~POLLOUT) == (POLLERR | POLLHUP),
+	      "poll after refused connect: 0x%x, want POLLERR|POLLHUP (|POLLOUT)",
 	      ev);
 	s = xtcp_socket();
 	tcp_ev = refused_nonblock(s, port);
 	close(s);
-	EQ(ev, tcp_ev);
+	CHECK((tcp_ev & ~POLLOUT) == (POLLERR | POLLHUP),
+	      "TCP's poll after refused connect: 0x%x", tcp_ev);
 
 	/* and the blocking flavour */
 	s = xsocket();
