@@ -701,7 +701,19 @@ static void smc_data_no_slot(struct kunit *test)
 	dt_no_drops(test, b);
 }
 
-/* feed B a CDC as if it had arrived on its link */
+/* feed @s the CDC @m as if it had arrived on its link */
+static void dt_inject_msg(struct dt_side *s, const struct smc_cdc_msg_info *m,
+			  unsigned int len)
+{
+	u8 buf[SMC_WR_BUF_SIZE] = {};
+
+	smc_cdc_encode(buf, m);
+	local_bh_disable();
+	smc_cdc_rx_handler(&s->lgr.lnk[0].wr, buf, len);
+	local_bh_enable();
+}
+
+/* feed @s a CDC that moves the producer cursor */
 static void dt_inject(struct dt_side *s, u16 seqno, u32 token, u16 wrap,
 		      u32 count, unsigned int len)
 {
@@ -711,12 +723,8 @@ static void dt_inject(struct dt_side *s, u16 seqno, u32 token, u16 wrap,
 		.prod = { .wrap = wrap, .count = count },
 		.cons = s->conn.local_rx_ctrl.cons,
 	};
-	u8 buf[SMC_WR_BUF_SIZE] = {};
 
-	smc_cdc_encode(buf, &m);
-	local_bh_disable();
-	smc_cdc_rx_handler(&s->lgr.lnk[0].wr, buf, len);
-	local_bh_enable();
+	dt_inject_msg(s, &m, len);
 }
 
 /* old seqnos, backwards cursors, unknown tokens: dropped and counted */
@@ -769,6 +777,46 @@ static void smc_data_bad_cdc(struct kunit *test)
 	dt_no_drops(test, a);
 }
 
+/*
+ * A client writes right after its Confirm: B, a server that has not read
+ * the Confirm yet and so does not know the size of A's RMB, must take
+ * A's CDCs - a whole RMBE of data in one - and not drop them.
+ */
+static void smc_data_before_confirm(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+	struct smc_cdc_stats *st = &b->lgr.lnk[0].cdc_stats;
+	struct smc_cdc_msg_info m = { .token = 0x2222 };
+	u8 *got;
+
+	dt_pair_up(test);
+	WRITE_ONCE(b->conn.peer_rmbe_size, 0);
+	dt_payload(test, a, DT_BUF, 0x77);
+	KUNIT_ASSERT_EQ(test, dt_send(a, a->tx, DT_BUF, 0), DT_BUF);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == DT_BUF), 0);
+	dt_no_drops(test, b);
+
+	/* but A cannot have consumed anything of B's before that */
+	m.seqno = b->conn.local_rx_ctrl.seqno + 1;
+	m.prod = b->conn.local_rx_ctrl.prod;
+	m.cons.count = 1;
+	dt_inject_msg(b, &m, SMC_CDC_LEN);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_bad), 1);
+
+	/* the Confirm: from now on B checks against A's RMB size */
+	WRITE_ONCE(b->conn.peer_rmbe_size, a->rmb.len);
+	got = kunit_kzalloc(test, DT_BUF, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_ASSERT_EQ(test, dt_recv(b, got, DT_BUF, 0), DT_BUF);
+	KUNIT_EXPECT_MEMEQ(test, got, a->tx, DT_BUF);
+	/* B's consumer cursor frees A's whole window again */
+	KUNIT_EXPECT_GT(test, dt_wait(c, atomic_read(&a->conn.peer_rmbe_space) ==
+				      DT_BUF), 0);
+	dt_quiesce(test);
+	dt_no_drops(test, a);
+}
+
 /* tear both sides down while data and CDCs are in flight both ways */
 static void smc_data_teardown_inflight(struct kunit *test)
 {
@@ -802,6 +850,7 @@ static struct kunit_case smc_data_cases[] = {
 	KUNIT_CASE(smc_data_urgent),
 	KUNIT_CASE(smc_data_no_slot),
 	KUNIT_CASE(smc_data_bad_cdc),
+	KUNIT_CASE(smc_data_before_confirm),
 	KUNIT_CASE(smc_data_teardown_inflight),
 	{}
 };
