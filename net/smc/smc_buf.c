@@ -112,7 +112,11 @@ static struct smc_buf_desc *smc_buf_alloc(struct smc_link_group *lgr,
 		if (!smc_buf_link_usable(lnk))
 			continue;
 		if (smc_buf_reg_one(lnk, desc)) {
-			while (--i >= 0)
+			/*
+			 * The failed link too: its MR may exist although
+			 * IB_WR_REG_MR failed, and would keep the PD busy.
+			 */
+			for (; i >= 0; i--)
 				smc_buf_unreg_one(&lgr->lnk[i], desc);
 			smc_buf_free_one(desc);
 			return NULL;
