@@ -18,6 +18,7 @@
 #include <net/net_namespace.h>
 #include <rdma/ib_cache.h>
 
+#include "smc_bufsize.h"
 #include "smc_clc.h"
 #include "smc_lgr.h"
 
@@ -383,6 +384,26 @@ static void smc_lgr_terminate_up(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kref_read(&c->serv->ref), 1);
 }
 
+/*
+ * An RMB whose IB_WR_REG_MR cannot go out (the link went down under it)
+ * is not handed out and leaves no MR behind on the link's PD.
+ */
+static void smc_lgr_buf_reg_fails(struct kunit *test)
+{
+	struct lgrt_ctx *c = test->priv;
+	struct smc_lgr_link *sl;
+	int pd_users;
+
+	lgrt_pair_up(test, SMC_CLC_V2);
+	sl = &c->serv->lnk[0];
+	pd_users = atomic_read(&sl->wr.pd->usecnt);
+	/* posts fail from now on; the group has not noticed it yet */
+	set_bit(SMC_WR_LINK_DOWN, &sl->wr.flags);
+	KUNIT_EXPECT_NULL(test, smc_buf_get(c->serv, true, SMC_BUF_MIN_SIZE));
+	KUNIT_EXPECT_EQ(test, atomic_read(&sl->wr.pd->usecnt), pd_users);
+	clear_bit(SMC_WR_LINK_DOWN, &sl->wr.flags);
+}
+
 /* an idle group is freed after its delay, and tells the peer */
 static void smc_lgr_idle_free(struct kunit *test)
 {
@@ -460,6 +481,7 @@ static struct kunit_case smc_lgr_cases[] = {
 	KUNIT_CASE(smc_lgr_rkey),
 	KUNIT_CASE(smc_lgr_conns),
 	KUNIT_CASE(smc_lgr_terminate_up),
+	KUNIT_CASE(smc_lgr_buf_reg_fails),
 	KUNIT_CASE(smc_lgr_idle_free),
 	KUNIT_CASE(smc_lgr_llc_peer),
 	{}
