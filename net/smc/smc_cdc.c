@@ -153,9 +153,7 @@ static void smc_cdc_tx_done(struct smc_link *wrlnk, void *priv,
 	spin_lock_bh(&conn->send_lock);
 	/* once stopped, the connection may have given its buffers back */
 	stopped = test_bit(SMC_TX_STOPPED, &conn->tx_flags);
-	if (stopped) {
-		;
-	} else if (status == IB_WC_SUCCESS) {
+	if (!stopped && status == IB_WC_SUCCESS) {
 		fin = smc_cursor_read(&conn->tx_curs_fin);
 		/* completions come in order; never move back regardless */
 		if (!smc_cursor_behind(&fin, &pend->sent)) {
@@ -165,16 +163,16 @@ static void smc_cdc_tx_done(struct smc_link *wrlnk, void *priv,
 			conn->tx_cdc_seq_fin = pend->seqno;
 			atomic_add(freed, &conn->sndbuf_space);
 		}
-	} else if (!conn->tx_err) {
+	} else if (!stopped && !conn->tx_err) {
 		conn->tx_err = -ECONNABORTED;
 	}
 	idle = atomic_dec_and_test(&conn->cdc_pend);
 	spin_unlock_bh(&conn->send_lock);
 	kfree(pend);
 
-	if (stopped) {
-		;
-	} else if (status == IB_WC_SUCCESS) {
+	if (stopped)
+		goto out;
+	if (status == IB_WC_SUCCESS) {
 		/* what autocorking held back while this was in flight */
 		smc_tx_pending(conn);
 		if (freed || idle)
@@ -182,6 +180,7 @@ static void smc_cdc_tx_done(struct smc_link *wrlnk, void *priv,
 	} else {
 		conn->ops->state_change(conn);
 	}
+out:
 	conn->ops->put(conn);
 }
 

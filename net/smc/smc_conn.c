@@ -89,6 +89,24 @@ static void smc_conn_put_bufs(struct smc_connection *conn,
 	conn->rmb_desc = NULL;
 }
 
+/*
+ * @conn leaves @lgr, then its buffers go back to the group: a CDC receive
+ * handler (softirq) that found the connection before it left may still
+ * use them, so that is waited for first.
+ */
+static void smc_conn_leave(struct smc_connection *conn,
+			   struct smc_link_group *lgr)
+{
+	/* leaving may drop every reference to the group but this one */
+	smc_lgr_get(lgr);
+	if (conn->lgr) {
+		smc_conn_unregister(conn);
+		synchronize_rcu();
+	}
+	smc_conn_put_bufs(conn, lgr);
+	smc_lgr_put(lgr);
+}
+
 /**
  * smc_conn_create() - join or create the link group, get the buffers
  * @smc: SMC socket in its CLC handshake
@@ -241,10 +259,7 @@ void smc_conn_setup_abort(struct smc_sock *smc, struct smc_conn_setup *cs,
 
 	smc_conn_release(conn);
 	if (lgr) {
-		smc_conn_unregister(conn);
-		/* as in smc_conn_free(): a CDC handler may use the buffers */
-		synchronize_rcu();
-		smc_conn_put_bufs(conn, lgr);
+		smc_conn_leave(conn, lgr);
 		if (cs->first_contact && !smc_lgr_in_use(lgr)) {
 			smc_lgr_terminate(lgr, 0);
 		} else if (reason == SMC_CLC_DECL_SYNCERR) {
@@ -323,15 +338,7 @@ void smc_conn_free(struct smc_sock *smc)
 	smc_conn_release(conn);
 	if (!lgr)
 		return;
-	smc_lgr_get(lgr);
-	smc_conn_unregister(conn);
-	/*
-	 * A CDC receive handler (softirq) that found the connection before
-	 * it left the group may still use its buffers: wait for it.
-	 */
-	synchronize_rcu();
-	smc_conn_put_bufs(conn, lgr);
-	smc_lgr_put(lgr);
+	smc_conn_leave(conn, lgr);
 }
 
 /**
