@@ -708,7 +708,7 @@ static int smc_wr_reg_post(struct smc_link *lnk, struct ib_mr *ibmr)
 	if (!smc_wr_get(lnk))
 		return -ENOLINK;
 	reinit_completion(&lnk->reg_done);
-	rc = ib_post_send(lnk->qp, &wr.wr, NULL);
+	rc = ib_post_send(lnk->reg_qp, &wr.wr, NULL);
 	if (rc) {
 		smc_wr_put(lnk);
 		return rc;
@@ -958,9 +958,9 @@ static int smc_wr_create_qp(struct smc_link *lnk)
 		.cap = {
 			/*
 			 * A send slot carries up to two RDMA WRITEs before
-			 * its CDC; the one IB_WR_REG_MR in flight (reg_mutex)
-			 * comes on top.  A full send queue fails the post and
-			 * takes the link down.
+			 * its CDC; one entry more of slack.  A full send
+			 * queue fails the post and takes the link down.
+			 * Registrations go on @reg_qp.
 			 */
 			.max_send_wr = 3 * lnk->send_cnt + 1,
 			.max_recv_wr = lnk->recv_cnt,
@@ -984,6 +984,74 @@ static int smc_wr_create_qp(struct smc_link *lnk)
 	lnk->tx_max_inline = qa.cap.max_inline_data;
 	lnk->tx_inline = qa.cap.max_inline_data >= SMC_WR_TX_SIZE;
 	return 0;
+}
+
+/*
+ * IB_WR_REG_MR goes on a QP of its own that never sends a packet.  On
+ * the link's QP a registration queued behind WRITEs or SENDs not yet
+ * acknowledged runs a second time when rxe rewinds the send queue for a
+ * retransmission; on an MR already valid that fails and puts the QP in
+ * error (rxe_reg_fast_mr(): "not free").  MRs belong to the PD, not to
+ * a QP, so the peer's WRITEs on the link's QP find the MR all the same.
+ * The QP is connected to itself, as a QP must be in RTS to post.
+ */
+static int smc_wr_create_reg_qp(struct smc_link *lnk)
+{
+	struct ib_qp_init_attr qa = {
+		.qp_context = lnk,
+		.send_cq = lnk->send_cq,
+		.recv_cq = lnk->recv_cq,
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = {
+			.max_send_wr = 1,	/* one registration at a time */
+			.max_recv_wr = 1,	/* never posted */
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+		},
+	};
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_INIT,
+		.port_num = lnk->ibport,
+		.qp_access_flags = IB_ACCESS_LOCAL_WRITE,
+	};
+	union ib_gid gid = lnk->gid;
+	struct ib_qp *qp;
+	int rc;
+
+	qp = ib_create_qp(lnk->pd, &qa);
+	if (IS_ERR(qp))
+		return PTR_ERR(qp);
+	lnk->reg_qp = qp;
+	rc = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			  IB_QP_ACCESS_FLAGS | IB_QP_PORT);
+	if (rc)
+		return rc;
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IB_QPS_RTR;
+	attr.path_mtu = IB_MTU_1024;
+	attr.dest_qp_num = qp->qp_num;
+	attr.max_dest_rd_atomic = 1;
+	attr.min_rnr_timer = SMC_WR_QP_MIN_RNR_TIMER;
+	attr.ah_attr.type = rdma_ah_find_type(lnk->ibdev, lnk->ibport);
+	rdma_ah_set_port_num(&attr.ah_attr, lnk->ibport);
+	rdma_ah_set_grh(&attr.ah_attr, &gid, 0, lnk->sgid_index,
+			SMC_WR_HOP_LIMIT, 0);
+	memcpy(attr.ah_attr.roce.dmac, lnk->mac, ETH_ALEN);
+	rc = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_AV |
+			  IB_QP_PATH_MTU | IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			  IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+	if (rc)
+		return rc;
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IB_QPS_RTS;
+	attr.timeout = SMC_WR_QP_TIMEOUT;
+	attr.retry_cnt = SMC_WR_QP_RETRY;
+	attr.rnr_retry = SMC_WR_QP_RNR_RETRY;
+	attr.max_rd_atomic = 1;
+	return ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_TIMEOUT |
+			    IB_QP_RETRY_CNT | IB_QP_SQ_PSN |
+			    IB_QP_RNR_RETRY | IB_QP_MAX_QP_RD_ATOMIC);
 }
 
 /**
@@ -1035,7 +1103,7 @@ int smc_wr_link_create(struct smc_link *lnk,
 		lnk->pd = NULL;
 		goto err;
 	}
-	/* SENDs, up to two WRITEs per SEND, and registrations */
+	/* SENDs, up to two WRITEs per SEND, and the registration QP's one */
 	cqe = 3 * lnk->send_cnt + 2;
 	lnk->send_cq = ib_alloc_cq(lnk->ibdev, lnk, cqe, 0, IB_POLL_SOFTIRQ);
 	if (IS_ERR(lnk->send_cq)) {
@@ -1051,6 +1119,9 @@ int smc_wr_link_create(struct smc_link *lnk,
 		goto err;
 	}
 	rc = smc_wr_create_qp(lnk);
+	if (rc)
+		goto err;
+	rc = smc_wr_create_reg_qp(lnk);
 	if (rc)
 		goto err;
 	rc = smc_wr_alloc_bufs(lnk);
@@ -1121,6 +1192,9 @@ void smc_wr_link_destroy(struct smc_link *lnk)
 	if (lnk->qp && lnk->qp_state != SMC_WR_QP_RESET &&
 	    !ib_modify_qp(lnk->qp, &attr, IB_QP_STATE))
 		WRITE_ONCE(lnk->qp_state, SMC_WR_QP_ERR);
+	/* a registration the device still holds flushes too */
+	if (lnk->reg_qp)
+		ib_modify_qp(lnk->reg_qp, &attr, IB_QP_STATE);
 	/* drop the link's own count (once); posted WRs hold the others */
 	if (atomic_add_unless(&lnk->wr_pending, -1, 0) &&
 	    atomic_read(&lnk->wr_pending) &&
@@ -1135,6 +1209,9 @@ void smc_wr_link_destroy(struct smc_link *lnk)
 	if (lnk->qp)
 		ib_destroy_qp(lnk->qp);
 	lnk->qp = NULL;
+	if (lnk->reg_qp)
+		ib_destroy_qp(lnk->reg_qp);
+	lnk->reg_qp = NULL;
 	/* ib_free_cq() waits for a running poll: no completion after it */
 	if (lnk->send_cq)
 		ib_free_cq(lnk->send_cq);

@@ -200,6 +200,7 @@ enum {
  * @send_cq: send completion queue
  * @recv_cq: receive completion queue
  * @qp: the RC queue pair
+ * @reg_qp: a QP of the same PD, connected to itself, for IB_WR_REG_MR
  * @qp_state: state this layer last moved @qp to
  * @tx_inline: SENDs are posted inline
  * @tx_max_inline: inline data limit of the QP
@@ -248,6 +249,7 @@ struct smc_link {
 	struct ib_cq *send_cq;
 	struct ib_cq *recv_cq;
 	struct ib_qp *qp;
+	struct ib_qp *reg_qp;
 	enum smc_wr_qp_state qp_state;
 	bool tx_inline;
 	u32 tx_max_inline;
