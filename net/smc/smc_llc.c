@@ -752,7 +752,13 @@ static void smc_llc_cdc_rx(struct smc_link *wr, const u8 *buf,
 
 static void smc_llc_link_down_cb(struct smc_link *wr, enum ib_wc_status st)
 {
-	smc_lgr_link_down(smc_llc_lnk(wr));
+	struct smc_lgr_link *lnk = smc_llc_lnk(wr);
+
+	/* once per link: an administrator's only clue why connections reset */
+	pr_warn_ratelimited("link group %u link %u on %s lost: %s\n",
+			    lnk->lgr->id, lnk->link_id,
+			    dev_name(&wr->ibdev->dev), ib_wc_status_msg(st));
+	smc_lgr_link_down(lnk);
 }
 
 const struct smc_wr_ops smc_llc_wr_ops = {

@@ -947,9 +947,38 @@ static int smc_wr_read_gid(struct smc_link *lnk)
 	return rc;
 }
 
+/*
+ * Errors the device finds on its own, such as a peer's RDMA WRITE with a
+ * bad rkey, put the QP in error without any completion of ours saying
+ * why: only this event tells.  It may come in hard interrupt context, so
+ * it only stops new posts; the flushed receives that follow take the
+ * link down (smc_wr_rx_done()).
+ */
+static void smc_wr_qp_event(struct ib_event *ev, void *ctx)
+{
+	struct smc_link *lnk = ctx;
+
+	switch (ev->event) {
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+	case IB_EVENT_PATH_MIG_ERR:
+		pr_warn_ratelimited("smc: QP %u on %s: %s\n",
+				    ev->element.qp->qp_num,
+				    dev_name(&lnk->ibdev->dev),
+				    ib_event_msg(ev->event));
+		set_bit(SMC_WR_LINK_DOWN, &lnk->flags);
+		wake_up_all(&lnk->tx_wait);
+		break;
+	default:
+		break;
+	}
+}
+
 static int smc_wr_create_qp(struct smc_link *lnk)
 {
 	struct ib_qp_init_attr qa = {
+		.event_handler = smc_wr_qp_event,
 		.qp_context = lnk,
 		.send_cq = lnk->send_cq,
 		.recv_cq = lnk->recv_cq,
@@ -998,6 +1027,7 @@ static int smc_wr_create_qp(struct smc_link *lnk)
 static int smc_wr_create_reg_qp(struct smc_link *lnk)
 {
 	struct ib_qp_init_attr qa = {
+		.event_handler = smc_wr_qp_event,
 		.qp_context = lnk,
 		.send_cq = lnk->send_cq,
 		.recv_cq = lnk->recv_cq,
