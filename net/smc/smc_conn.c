@@ -41,13 +41,16 @@ static unsigned int smc_conn_bufsize(struct smc_sock *smc, bool rmb)
 	       smc_bufsize_round(smc_sysctl_wmem(net), &comp);
 }
 
-/* a new group with what CLC negotiated, and its first link in INIT */
-static u32 smc_conn_new_lgr(struct smc_sock *smc, struct smc_conn_setup *cs)
+/*
+ * A new group with what CLC negotiated, and its first link in INIT; a
+ * server's group comes from smc_lgr_create_unique() as @lgr.
+ */
+static u32 smc_conn_new_lgr(struct smc_sock *smc, struct smc_conn_setup *cs,
+			    struct smc_link_group *lgr)
 {
-	struct smc_link_group *lgr;
-
-	lgr = smc_lgr_create(sock_net(&smc->sk), cs->role, cs->version,
-			     cs->peer_systemid, cs->vlan_id);
+	if (!lgr)
+		lgr = smc_lgr_create(sock_net(&smc->sk), cs->role, cs->version,
+				     cs->peer_systemid, cs->vlan_id);
 	if (!lgr)
 		return SMC_CLC_DECL_MEM;
 	lgr->release = cs->release;
@@ -59,22 +62,24 @@ static u32 smc_conn_new_lgr(struct smc_sock *smc, struct smc_conn_setup *cs)
 	       sizeof(lgr->peer_hostname));
 	memcpy(lgr->negotiated_eid, cs->eid, sizeof(lgr->negotiated_eid));
 	cs->lgr = lgr;
-	if (smc_lgr_link_init(lgr, 0, &cs->sel))
-		return SMC_CLC_DECL_INTERR;
-	cs->lnk = &lgr->lnk[0];
 	if (cs->role == SMC_SERV) {
 		/*
 		 * The peer's GID (and v1 MAC) is known from the Proposal:
 		 * with it, handshakes racing this one to the same peer see
 		 * the group as pending and wait for it (smc_lgr_find_wait())
-		 * instead of each creating a group of its own.  The Confirm
-		 * sets them again with the rest of the peer's end.
+		 * instead of each creating a group of its own.  Set before
+		 * the link leaves UNUSED, so that there is no moment the
+		 * group looks like neither new nor this peer's.  The
+		 * Confirm sets them again with the rest of the peer's end.
 		 */
 		spin_lock_bh(&lgr->lock);
-		memcpy(cs->lnk->peer_gid, cs->peer_gid, SMC_GID_SIZE);
-		ether_addr_copy(cs->lnk->peer_mac, cs->peer_mac);
+		memcpy(lgr->lnk[0].peer_gid, cs->peer_gid, SMC_GID_SIZE);
+		ether_addr_copy(lgr->lnk[0].peer_mac, cs->peer_mac);
 		spin_unlock_bh(&lgr->lock);
 	}
+	if (smc_lgr_link_init(lgr, 0, &cs->sel))
+		return SMC_CLC_DECL_INTERR;
+	cs->lnk = &lgr->lnk[0];
 	return 0;
 }
 
@@ -158,7 +163,17 @@ again:
 			return SMC_CLC_DECL_SYNCERR;
 	}
 	if (cs->first_contact) {
-		reason = smc_conn_new_lgr(smc, cs);
+		struct smc_link_group *lgr = NULL;
+
+		if (cs->role == SMC_SERV) {
+			lgr = smc_lgr_create_unique(net, &m);
+			/* a group for this peer appeared meanwhile */
+			if (PTR_ERR_OR_ZERO(lgr) == -EAGAIN && --tries)
+				goto again;
+			if (IS_ERR(lgr))
+				return SMC_CLC_DECL_MEM;
+		}
+		reason = smc_conn_new_lgr(smc, cs, lgr);
 		if (reason)
 			return reason;
 	}

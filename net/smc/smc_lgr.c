@@ -112,6 +112,11 @@ EXPORT_SYMBOL_IF_KUNIT(smc_lgr_put);
 
 static void smc_lgr_free_work(struct work_struct *work);
 static void smc_lgr_terminate_work(struct work_struct *work);
+static struct smc_link_group *smc_lgr_alloc(struct net *net,
+					    enum smc_lgr_role role,
+					    u8 smc_version,
+					    const u8 *peer_systemid,
+					    unsigned short vlan_id);
 
 /**
  * smc_lgr_create() - a new link group, on the namespace's list
@@ -132,6 +137,25 @@ struct smc_link_group *smc_lgr_create(struct net *net, enum smc_lgr_role role,
 				      unsigned short vlan_id)
 {
 	struct smc_lgr_net *ln = smc_lgr_net(net);
+	struct smc_link_group *lgr;
+
+	lgr = smc_lgr_alloc(net, role, smc_version, peer_systemid, vlan_id);
+	if (!lgr)
+		return NULL;
+	spin_lock_bh(&ln->lock);
+	list_add_tail(&lgr->list, &ln->list);
+	spin_unlock_bh(&ln->lock);
+	return lgr;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_create);
+
+/* a new group, referenced for the list and the caller, not yet listed */
+static struct smc_link_group *smc_lgr_alloc(struct net *net,
+					    enum smc_lgr_role role,
+					    u8 smc_version,
+					    const u8 *peer_systemid,
+					    unsigned short vlan_id)
+{
 	struct smc_link_group *lgr;
 	int i;
 
@@ -176,12 +200,8 @@ struct smc_link_group *smc_lgr_create(struct net *net, enum smc_lgr_role role,
 		INIT_DELAYED_WORK(&lgr->lnk[i].testlink_work,
 				  smc_llc_testlink_work);
 	}
-	spin_lock_bh(&ln->lock);
-	list_add_tail(&lgr->list, &ln->list);
-	spin_unlock_bh(&ln->lock);
 	return lgr;
 }
-EXPORT_SYMBOL_IF_KUNIT(smc_lgr_create);
 
 /*
  * A link of @lgr in @state the connection described by @m may use;
@@ -235,15 +255,15 @@ static bool smc_lgr_has_room(struct smc_link_group *lgr)
 	return rtoken_free && lgr->conns_num < lgr->max_conns;
 }
 
-static struct smc_link_group *__smc_lgr_find(struct net *net,
-					     const struct smc_lgr_match *m,
-					     struct smc_lgr_link **lnk,
-					     bool *pending)
+/* the scan of __smc_lgr_find(); ln->lock held */
+static struct smc_link_group *smc_lgr_scan(struct smc_lgr_net *ln,
+					   const struct smc_lgr_match *m,
+					   struct smc_lgr_link **lnk,
+					   bool *pending)
 {
-	struct smc_lgr_net *ln = smc_lgr_net(net);
 	struct smc_link_group *lgr, *found = NULL;
 
-	spin_lock_bh(&ln->lock);
+	lockdep_assert_held(&ln->lock);
 	list_for_each_entry(lgr, &ln->list, list) {
 		if (lgr->role != m->role || lgr->smc_version != m->smc_version ||
 		    lgr->vlan_id != m->vlan_id ||
@@ -269,9 +289,62 @@ static struct smc_link_group *__smc_lgr_find(struct net *net,
 			break;
 		}
 	}
+	return found;
+}
+
+static struct smc_link_group *__smc_lgr_find(struct net *net,
+					     const struct smc_lgr_match *m,
+					     struct smc_lgr_link **lnk,
+					     bool *pending)
+{
+	struct smc_lgr_net *ln = smc_lgr_net(net);
+	struct smc_link_group *found;
+
+	spin_lock_bh(&ln->lock);
+	found = smc_lgr_scan(ln, m, lnk, pending);
 	spin_unlock_bh(&ln->lock);
 	return found;
 }
+
+/**
+ * smc_lgr_create_unique() - a new server group, unless another one fits
+ * @net: network namespace of the TCP connection
+ * @m: what the connection needs, as for smc_lgr_find(); role SMC_SERV
+ *
+ * Handshakes that found no group for the same peer would each create
+ * one.  The new group is listed only if, under the list's lock, no
+ * group with room and none pending for that peer has appeared since;
+ * otherwise the caller looks again with smc_lgr_find_wait().
+ *
+ * Context: process context.
+ * Return: the group, listed, with a reference for the caller;
+ * ERR_PTR(-EAGAIN) when another group fits now; ERR_PTR(-ENOMEM).
+ */
+struct smc_link_group *smc_lgr_create_unique(struct net *net,
+					     const struct smc_lgr_match *m)
+{
+	struct smc_lgr_net *ln = smc_lgr_net(net);
+	struct smc_link_group *lgr, *other;
+	struct smc_lgr_link *lnk;
+	bool pending = false;
+
+	lgr = smc_lgr_alloc(net, m->role, m->smc_version, m->peer_systemid,
+			    m->vlan_id);
+	if (!lgr)
+		return ERR_PTR(-ENOMEM);
+	spin_lock_bh(&ln->lock);
+	other = smc_lgr_scan(ln, m, &lnk, &pending);
+	if (!other && !pending)
+		list_add_tail(&lgr->list, &ln->list);
+	spin_unlock_bh(&ln->lock);
+	if (!other && !pending)
+		return lgr;
+	if (other)
+		smc_lgr_put(other);
+	kfree(lgr);	/* never listed nor used */
+	return ERR_PTR(-EAGAIN);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_create_unique);
 
 /**
  * smc_lgr_find() - a link group a new connection may reuse

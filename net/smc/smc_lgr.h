@@ -40,6 +40,8 @@ void smc_lgr_exit(void);
 struct smc_link_group *smc_lgr_create(struct net *net, enum smc_lgr_role role,
 				      u8 smc_version, const u8 *peer_systemid,
 				      unsigned short vlan_id);
+struct smc_link_group *smc_lgr_create_unique(struct net *net,
+					     const struct smc_lgr_match *m);
 struct smc_link_group *smc_lgr_find(struct net *net,
 				    const struct smc_lgr_match *m,
 				    struct smc_lgr_link **lnk);
