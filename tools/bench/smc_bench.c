@@ -228,8 +228,12 @@ static void report_once(int key, const char *what)
 		why = strerrordesc_np(key) ?: "unknown error";
 		break;
 	}
-	fprintf(stderr, "smc_bench: %s: %s (%s); more of this kind not shown\n",
-		what, why, key < KEY_EOF ? strerrorname_np(key) ?: "?" : "-");
+	if (key < KEY_EOF)
+		fprintf(stderr, "smc_bench: %s: %s (%s); more of this kind not shown\n",
+			what, why, strerrorname_np(key) ?: "?");
+	else
+		fprintf(stderr, "smc_bench: %s: %s; more of this kind not shown\n",
+			what, why);
 }
 
 /* ---- sockets -------------------------------------------------------------- */
@@ -477,7 +481,7 @@ static void *serve_thread(void *arg)
 
 	close(fd);
 	if (opt.once) {
-		once_status = rc;
+		__atomic_store_n(&once_status, rc, __ATOMIC_RELEASE);
 		/* the main thread waits for this byte in ppoll() */
 		if (write(once_pipe[1], "", 1) != 1)
 			exit(rc);
@@ -517,14 +521,14 @@ static int server_main(void)
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct pollfd pfd[2];
 	pthread_attr_t attr;
-	sigset_t block, open;
+	sigset_t block, unblocked;
 	struct addrinfo *ai;
 	int fd, one = 1;
 	int status = 0;
 
 	ai = resolve(opt.addr ?: "0.0.0.0", true);
 	if (!ai)
-		return 1;
+		return 2;
 	fd = new_socket(ai->ai_family);
 	if (fd < 0) {
 		socket_failed(ai->ai_family, errno);
@@ -552,9 +556,9 @@ static int server_main(void)
 	sigemptyset(&block);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGINT);
-	pthread_sigmask(SIG_BLOCK, &block, &open);
-	sigdelset(&open, SIGTERM);
-	sigdelset(&open, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &block, &unblocked);
+	sigdelset(&unblocked, SIGTERM);
+	sigdelset(&unblocked, SIGINT);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 
@@ -571,14 +575,14 @@ static int server_main(void)
 		pthread_t tid;
 		int cfd, err;
 
-		if (ppoll(pfd, 2, NULL, &open) < 0) {
+		if (ppoll(pfd, 2, NULL, &unblocked) < 0) {
 			if (errno == EINTR)
 				continue;
 			perror("smc_bench: ppoll");
 			return 1;
 		}
 		if (pfd[1].revents) {
-			status = once_status;
+			status = __atomic_load_n(&once_status, __ATOMIC_ACQUIRE);
 			break;
 		}
 		if (!pfd[0].revents)
@@ -704,13 +708,15 @@ struct worker {
 static struct {
 	struct addrinfo *ai;
 	unsigned char hdr[HDR_LEN];
-	pthread_barrier_t ready, go;
 	uint64_t start, deadline;	/* of the measurement */
 	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	unsigned int ndone;
+	pthread_cond_t cond;		/* for the main thread */
+	pthread_cond_t go_cond;		/* for the workers */
+	unsigned int nready, ndone;
+	bool go;
 } run = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.go_cond = PTHREAD_COND_INITIALIZER,
 };
 
 static void worker_error(struct worker *w, int key, const char *what)
@@ -832,8 +838,13 @@ static void *worker_main(void *arg)
 	} else if (opt.workload != WL_CRR) {
 		w->fd = open_conn(w, NULL);
 	}
-	pthread_barrier_wait(&run.ready);
-	pthread_barrier_wait(&run.go);
+	/* connected (or not): wait until all are, for a common start */
+	pthread_mutex_lock(&run.lock);
+	run.nready++;
+	pthread_cond_signal(&run.cond);
+	while (!run.go)
+		pthread_cond_wait(&run.go_cond, &run.lock);
+	pthread_mutex_unlock(&run.lock);
 
 	while (!worker_finished(w)) {
 		bool ok = opt.workload == WL_CRR ? crr_once(w) : rr_once(w);
@@ -981,6 +992,24 @@ static void print_result(const struct hist *h, unsigned long long errors,
 	fflush(stdout);
 }
 
+/* with run.lock held: until *@count reaches the clients or @limit passes */
+static bool wait_for(unsigned int *count, uint64_t limit)
+{
+	struct timespec ts = {
+		.tv_sec = limit / NSEC_PER_SEC,
+		.tv_nsec = limit % NSEC_PER_SEC,
+	};
+
+	while (*count < opt.clients) {
+		if (!limit)
+			pthread_cond_wait(&run.cond, &run.lock);
+		else if (pthread_cond_timedwait(&run.cond, &run.lock, &ts) ==
+			 ETIMEDOUT)
+			return *count >= opt.clients;
+	}
+	return true;
+}
+
 static int client_main(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -997,7 +1026,7 @@ static int client_main(void)
 
 	run.ai = resolve(opt.addr, false);
 	if (!run.ai)
-		return 1;
+		return 2;
 	/* fail early and clearly where the family is missing */
 	fd = new_socket(run.ai->ai_family);
 	if (fd < 0) {
@@ -1022,8 +1051,11 @@ static int client_main(void)
 	pthread_condattr_init(&cattr);
 	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
 	pthread_cond_init(&run.cond, &cattr);
-	pthread_barrier_init(&run.ready, NULL, opt.clients + 1);
-	pthread_barrier_init(&run.go, NULL, opt.clients + 1);
+
+	if (opt.timeout < 0 && !opt.count)
+		opt.timeout = opt.warmup + opt.duration + TIMEOUT_GRACE_S;
+	if (opt.timeout > 0)
+		limit = now_ns() + (uint64_t)(opt.timeout * NSEC_PER_SEC);
 
 	/* the workers inherit blocked signals: SIGINT only ends the wait */
 	sigemptyset(&block);
@@ -1044,34 +1076,27 @@ static int client_main(void)
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 
-	/* all connected (or failed to): the clock starts */
-	pthread_barrier_wait(&run.ready);
+	/*
+	 * All connected (or failed to): the clock starts.  A thread hung in
+	 * connect() is left behind, the others end at once: the timeout is
+	 * over.
+	 */
+	pthread_mutex_lock(&run.lock);
+	if (!wait_for(&run.nready, limit))
+		stop = 1;
 	t = now_ns();
 	run.start = t + (uint64_t)(opt.warmup * NSEC_PER_SEC);
 	run.deadline = opt.count ? UINT64_MAX :
 		       run.start + (uint64_t)(opt.duration * NSEC_PER_SEC);
-	if (opt.timeout < 0 && !opt.count)
-		opt.timeout = opt.warmup + opt.duration + TIMEOUT_GRACE_S;
-	if (opt.timeout > 0)
-		limit = t + (uint64_t)(opt.timeout * NSEC_PER_SEC);
-	pthread_barrier_wait(&run.go);
+	run.go = true;
+	pthread_cond_broadcast(&run.go_cond);
+	pthread_mutex_unlock(&run.lock);
 
 	sleep_until(run.start);
 	cpu_snap(&snap0);
 
 	pthread_mutex_lock(&run.lock);
-	while (run.ndone < opt.clients) {
-		struct timespec ts = {
-			.tv_sec = limit / NSEC_PER_SEC,
-			.tv_nsec = limit % NSEC_PER_SEC,
-		};
-
-		if (!limit)
-			pthread_cond_wait(&run.cond, &run.lock);
-		else if (pthread_cond_timedwait(&run.cond, &run.lock, &ts) ==
-			 ETIMEDOUT)
-			break;
-	}
+	wait_for(&run.ndone, limit);
 	cpu_snap(&snap1);
 	end = run.start;
 	for (i = 0; i < opt.clients; i++) {
@@ -1296,6 +1321,10 @@ static void parse_opts(int argc, char **argv)
 			opt.addr = optarg;
 			break;
 		case OPT_PORT:
+			/* getaddrinfo() takes 65536 for 0 */
+			if (strspn(optarg, "0123456789") != strlen(optarg) ||
+			    !*optarg || strlen(optarg) > 5 || atoi(optarg) > 65535)
+				usage_error("--port: bad port '%s'", optarg);
 			opt.port = optarg;
 			break;
 		case OPT_ONCE:
@@ -1346,6 +1375,8 @@ static void parse_opts(int argc, char **argv)
 		usage_error("--family is required");
 	if (!opt.port)
 		usage_error("--port is required");
+	if (!opt.server && !atoi(opt.port))
+		usage_error("--port: the client needs a port other than 0");
 	if (opt.server)
 		return;
 	if (!opt.addr)
