@@ -27,11 +27,13 @@
  *
  * Protocol: a connection starts with a 16-byte header from the client,
  * "SMCB", then version 1, the request and the response size, each a u32
- * in network byte order.  Then the server reads a whole request and
- * answers with a whole response, until end of stream between two
- * requests.  Payload bytes are a pattern that is a function of their
- * offset in the stream, so that --verify can check them without
- * generating anything on the sending side.
+ * in network byte order; it goes out with the first request, in one
+ * sendmsg(), lest Nagle hold that request back.  Then the server reads a
+ * whole request and answers with a whole response, until end of stream
+ * between two requests.  Payload bytes are a pattern that is a function
+ * of their offset in the stream, so that --verify (client: responses,
+ * server: requests) checks them without generating anything on the
+ * sending side.
  *
  * The server prints "listening on ADDR:PORT" ([ADDR]:PORT for IPv6) once
  * it listens, serves each connection in a thread of its own and runs until
@@ -52,16 +54,17 @@
  * transaction (crr: from connect() to close()), from a log-linear
  * histogram of <= 1.6% wide buckets.  cpu_* is getrusage() of this
  * process, host_cpu_busy_s the non-idle, non-iowait time of all CPUs
- * in /proc/stat, both over the measurement; cpu_us_per_trans is
- * host_cpu_busy_s per transaction.  The label defaults to the papers'
- * name of the workload, e.g. RR10(32KB/32KB).
+ * in /proc/stat (steal included), both over the measurement;
+ * cpu_us_per_trans is host_cpu_busy_s per transaction.  The label
+ * defaults to the papers' name of the workload, e.g. RR10(32KB/32KB).
  *
  * Exit status: 0 if transactions were measured and nothing failed, 1 if
  * not (the JSON is printed all the same once the threads ran), 2 for
  * usage errors.  A failed connect, a reset or a short response is an
- * error: it is counted, reported once per kind on stderr, and rr/str
- * threads reconnect.  --timeout (default: warmup + duration + 60 s,
- * none with --count) ends a run whose threads hang.
+ * error, in the warmup too: it is counted, reported once per kind on
+ * stderr, and the thread retries after 10 ms (rr/str reconnect).
+ * --timeout (default: warmup + duration + 60 s, none with --count) ends
+ * a run whose threads hang.
  *
  * Sockets keep their defaults, as an unchanged application would;
  * --nodelay sets TCP_NODELAY.  crr makes the client the active closer:
