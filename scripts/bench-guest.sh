@@ -38,8 +38,11 @@ RSPRELOAD=${BENCH_RSPRELOAD:-/usr/lib/x86_64-linux-gnu/rsocket/librspreload.so}
 RXE=rxe1
 
 # ---- helpers used on both hosts ---------------------------------------------
+#
+# Under TCG every fork and exec costs about 0.1 s, so the per-cell work
+# (snapshots, readiness polls, records) sticks to bash builtins.
 
-# json_str <text>: <text> as a JSON string
+# json_str <text>: <text> as a JSON string (in $REPLY)
 json_str()
 {
 	local s=$1
@@ -48,103 +51,140 @@ json_str()
 	s=${s//\"/\\\"}
 	s=${s//$'\n'/\\n}
 	s=${s//$'\t'/\\t}
-	s=${s//$'\r'/}
-	printf '"%s"' "$(printf '%s' "$s" | tr -d '\000-\010\013-\037')"
+	s=${s//[[:cntrl:]]/}
+	REPLY="\"$s\""
 }
 
-# json_obj <text>: <text> if it is one JSON object on one line, else null
+# json_obj <text>: <text> if it is one JSON object on one line, else
+# null (in $REPLY)
 json_obj()
 {
+	REPLY=null
 	case $1 in
-	"{"*"}")
-		[[ $1 == *$'\n'* ]] || { printf '%s' "$1"; return; } ;;
+	*$'\n'*) ;;
+	"{"*"}") REPLY=$1 ;;
 	esac
-	printf null
 }
 
-# jobj NAME VALUE...: a JSON object of these names and (JSON) values
+# jobj NAME VALUE...: a JSON object of these names and JSON values, in
+# $REPLY; a value "s:TEXT" is the string TEXT, "o:TEXT" the object TEXT
+# if it is one (else null)
 jobj()
 {
-	local s=
+	local s='' v
 
 	while [ $# -ge 2 ]; do
-		s="$s${s:+,}\"$1\":$2"
+		case $2 in
+		s:*) json_str "${2#s:}"; v=$REPLY ;;
+		o:*) json_obj "${2#o:}"; v=$REPLY ;;
+		*) v=$2 ;;
+		esac
+		s="$s${s:+,}\"$1\":$v"
 		shift 2
 	done
-	printf '{%s}' "$s"
+	REPLY="{$s}"
 }
 
+# bench_snap [smc]: this host's counters as one JSON object in $REPLY;
+# with "smc", also "smcr -j stats" if an smc module is loaded (only
+# then: asking for the netlink family of an absent module would load the
+# distro one)
 bench_snap()
 {
-	local cpu ncpu smcr=null rxe='' f v d=/sys/class/infiniband/$RXE/ports/1/hw_counters
+	local up cpu ncpu=0 smcr=null rxe='' f v l tag rest
+	local d=/sys/class/infiniband/$RXE/ports/1/hw_counters
 
-	cpu=$(awk '$1 == "cpu" { print $2 "," $3 "," $4 "," $5 "," $6 "," $7 "," $8 "," $9; exit }' /proc/stat)
-	ncpu=$(grep -c '^cpu[0-9]' /proc/stat)
-	# only with a module loaded: asking for the netlink family of an
-	# absent module would load the distro one
-	if [ -d /sys/module/smc ]; then
-		smcr=$(json_obj "$("$SMCR" -a -j stats 2>/dev/null)")
+	read -r up _ </proc/uptime
+	while read -r tag rest; do
+		case $tag in
+		cpu) cpu=$rest ;;
+		cpu[0-9]*) ncpu=$((ncpu + 1)) ;;
+		*) break ;;
+		esac
+	done </proc/stat
+	read -r -a v <<<"$cpu"
+	cpu="${v[0]},${v[1]},${v[2]},${v[3]},${v[4]},${v[5]},${v[6]},${v[7]}"
+	if [ "${1:-}" = smc ] && [ -d /sys/module/smc ]; then
+		l=$("$SMCR" -a -j stats 2>/dev/null)
+		json_obj "$l"
+		smcr=$REPLY
 	fi
 	for f in sent_pkts rcvd_pkts duplicate_request completer_retry_err; do
-		v=$(cat "$d/$f" 2>/dev/null) || continue
+		read -r v 2>/dev/null <"$d/$f" || continue
 		rxe="$rxe${rxe:+,}\"$f\":$v"
 	done
-	printf '{"uptime":%s,"cpu":[%s],"ncpu":%s,"smcr":%s,"rxe":{%s}}\n' \
-		"$(cut -d' ' -f1 /proc/uptime)" "$cpu" "$ncpu" "$smcr" "$rxe"
+	printf -v REPLY '{"uptime":%s,"cpu":[%s],"ncpu":%s,"smcr":%s,"rxe":{%s}}' \
+		"$up" "$cpu" "$ncpu" "$smcr" "$rxe"
 }
 
 bench_gid()
 {
-	local g
+	local g v
 
 	for g in "/sys/class/infiniband/$RXE/ports/1/gids/"*; do
-		case $(cat "$g" 2>/dev/null) in
+		read -r v 2>/dev/null <"$g" || continue
+		case $v in
 		0000:0000:0000:0000:0000:ffff:*) echo "${g##*/}"; return 0 ;;
 		esac
 	done
 	return 1
 }
 
-# the pid of server ID, if it still runs (zombies do not count)
+# srv_alive ID: server ID still runs (a zombie does not count); its pid
+# in $REPLY
 srv_alive()
 {
-	local pid
+	local pid st
 
-	pid=$(cat "/tmp/bench-srv-$1.pid" 2>/dev/null) || return 1
-	[ -r "/proc/$pid/stat" ] || return 1
-	[ "$(awk '{ print $3 }' "/proc/$pid/stat")" != Z ] || return 1
-	echo "$pid"
+	read -r pid 2>/dev/null <"/tmp/bench-srv-$1.pid" || return 1
+	read -r _ _ st _ 2>/dev/null <"/proc/$pid/stat" || return 1
+	[ "$st" != Z ] || return 1
+	REPLY=$pid
 }
 
+# srv_ready <READY> <log>: "line:TEXT" is in the log, or a TCP socket
+# listens on port N of "port:N" (ss: reading /proc/net/tcp in bash would
+# crawl through every TIME_WAIT socket CRR leaves behind)
 srv_ready()
 {
+	local l want
+
 	case $1 in
-	line:*) grep -qF -- "${1#line:}" "$2" ;;
-	port:*) ss -Hltn "sport = :${1#port:}" | grep -q . ;;
-	*) return 1 ;;
+	line:*)
+		want=${1#line:}
+		while IFS= read -r l; do
+			[[ $l == *"$want"* ]] && return 0
+		done <"$2"
+		;;
+	port:*)
+		[ -n "$(ss -Hltn "sport = :${1#port:}")" ] && return 0
+		;;
 	esac
+	return 1
 }
 
 # peer-start ID READY CMD...
 bench_peer_start()
 {
-	local id=$1 ready=$2 log i
+	local id=$1 ready=$2 log i l=
 
 	shift 2
 	log=/tmp/bench-srv-$id.log
 	# not holding rigd's pipes, or the remote call would wait for it
 	setsid "$@" >"$log" 2>&1 </dev/null &
 	echo $! >"/tmp/bench-srv-$id.pid"
-	# up to 30 s: a first SMC listen can load and set up a lot
-	for i in $(seq 600); do
+	# up to about 30 s: a first SMC listen may set up a lot
+	for ((i = 0; i < 300; i++)); do
 		if srv_ready "$ready" "$log"; then
-			bench_snap
+			bench_snap smc
+			printf '%s\n' "$REPLY"
 			return 0
 		fi
-		srv_alive "$id" >/dev/null || break
-		[ "$i" -lt 600 ] && sleep 0.05
+		srv_alive "$id" || break
+		sleep 0.1
 	done
-	echo "server $id not ready ($ready): $(tail -n 5 "$log" | tr '\n' ' ')" >&2
+	while IFS= read -r i; do l="$l $i"; done <"$log"
+	echo "server $id not ready ($ready):${l:0:300}" >&2
 	bench_peer_kill "$id"
 	return 1
 }
@@ -153,32 +193,50 @@ bench_peer_kill()
 {
 	local id=$1 pid i
 
-	pid=$(srv_alive "$id") || return 0
+	srv_alive "$id" || return 0
+	pid=$REPLY
 	kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
-	for i in $(seq 100); do
-		srv_alive "$id" >/dev/null || return 0
+	for ((i = 0; i < 100; i++)); do
+		srv_alive "$id" || return 0
 		sleep 0.05
 	done
 	kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null
 	return 0
 }
 
+# peer-stop ID: the snapshot on the first line, then the server's output
 bench_peer_stop()
 {
-	local id=$1
+	local id=$1 l
 
-	bench_snap
+	bench_snap smc
+	printf '%s\n' "$REPLY"
 	bench_peer_kill "$id"
-	if [ -n "${SMC_RIG_OUT:-}" ]; then
-		mkdir -p "$SMC_RIG_OUT/logs"
-		cp "/tmp/bench-srv-$id.log" "$SMC_RIG_OUT/logs/B-$id.log" 2>/dev/null
-	fi
+	while IFS= read -r l; do
+		printf '%s\n' "$l"
+	done <"/tmp/bench-srv-$id.log" 2>/dev/null
 	return 0
 }
 
+# modinfo: the loaded smc module's srcversion and net.smc sysctls
+bench_modinfo()
+{
+	local f v s=
+
+	for f in /proc/sys/net/smc/*; do
+		read -r v 2>/dev/null <"$f" || continue
+		s="$s${s:+; }net.smc.${f##*/} = $v"
+	done
+	v=
+	read -r v 2>/dev/null </sys/module/smc/srcversion
+	jobj srcversion "s:$v" sysctl "s:$s"
+	printf '%s\n' "$REPLY"
+}
+
 case ${1:-} in
-snap) bench_snap; exit $? ;;
+snap) bench_snap smc; printf '%s\n' "$REPLY"; exit 0 ;;
 gid) bench_gid; exit $? ;;
+modinfo) bench_modinfo; exit $? ;;
 peer-start) shift; bench_peer_start "$@"; exit $? ;;
 peer-stop) shift; bench_peer_stop "$@"; exit $? ;;
 run) ;;
@@ -203,7 +261,7 @@ DUR=${BENCH_DURATION:-4}
 WARM=${BENCH_WARMUP:-1}
 read -r -a WORKLOADS <<<"${BENCH_WORKLOADS:-RR1 RR10 STR1 STR3 CRR10 rr1_200B_1KB rr1_200B_30KB}"
 read -r -a TRANSPORTS <<<"${BENCH_TRANSPORTS:-tcp ours distro rsocket}"
-read -r -a TOOLS <<<"${BENCH_TOOLS:-qperf sockperf perftest}"
+read -r -a TOOLS <<<"${BENCH_TOOLS-qperf sockperf perftest}"
 read -r -a TOOL_TRANSPORTS <<<"${BENCH_TOOL_TRANSPORTS:-tcp ours distro}"
 TOOL_REPS=${BENCH_TOOL_REPS:-$REPS}
 TOOL_DUR=${BENCH_TOOL_DURATION:-$DUR}
@@ -212,24 +270,24 @@ LAT_ITERS=${BENCH_LAT_ITERS:-2000}
 peer_ip=${SMC_PEER_IP:?}
 seq_no=0
 port_base=$((20000 + RANDOM % 20000))
-t_start=$(date +%s)
+t_start=$EPOCHSECONDS
 
 say() { echo "bench: $*"; }
-now_ns() { date +%s%N; }
-rec() { printf '%s\n' "$1" >>"$raw"; }
+# rec: $REPLY (a JSON object from jobj) is the next raw record
+rec() { printf '%s\n' "$REPLY" >>"$raw"; }
 peer() { $SMC_PEER_EXEC "$1"; }
 
-# workload NAME -> "pattern clients req resp"
+# workload NAME: "pattern clients req resp" in $REPLY
 workload_def()
 {
 	case $1 in
-	RR1) echo "rr 1 1K 1K" ;;
-	RR10) echo "rr 10 32K 32K" ;;
-	STR1) echo "str 1 1 20M" ;;
-	STR3) echo "str 3 1 20M" ;;
-	CRR10) echo "crr 10 64 8K" ;;
-	rr1_200B_1KB) echo "rr 1 200 1K" ;;
-	rr1_200B_30KB) echo "rr 1 200 30K" ;;
+	RR1) REPLY="rr 1 1K 1K" ;;
+	RR10) REPLY="rr 10 32K 32K" ;;
+	STR1) REPLY="str 1 1 20M" ;;
+	STR3) REPLY="str 3 1 20M" ;;
+	CRR10) REPLY="crr 10 64 8K" ;;
+	rr1_200B_1KB) REPLY="rr 1 200 1K" ;;
+	rr1_200B_30KB) REPLY="rr 1 200 30K" ;;
 	*) return 1 ;;
 	esac
 }
@@ -251,43 +309,24 @@ setup_transport()
 	esac
 	[ "$cur_mod" = "$want" ] && return 0
 	say "switching both hosts to the $want smc module"
+	# both hosts at once: a switch costs seconds under TCG
+	{ smc_lib_mod peer ensure "$want" && smc_lib_ueid_set peer; } \
+		>"$logs/switch-peer.log" 2>&1 &
 	msg=$( {
-		smc_lib_mod local ensure "$want" &&
-		smc_lib_mod peer ensure "$want" &&
-		smc_lib_ueid_set local &&
-		smc_lib_ueid_set peer
+		smc_lib_mod local ensure "$want" && smc_lib_ueid_set local
 	} 2>&1) || rc=1
+	wait $! || { rc=1; msg="$msg; peer: $(<"$logs/switch-peer.log")"; }
 	cur_mod=$want
 	[ $rc = 0 ] || cur_mod=broken
-	sysA=$(sysctl -a 2>/dev/null | grep '^net\.smc\.' | tr '\n' ';')
-	sysB=$(peer "sysctl -a 2>/dev/null | grep '^net\\.smc\\.' | tr '\\n' ';'" 2>/dev/null)
-	rec "$(jobj kind '"setup"' transport "$(json_str "$t")" \
-		module "$(json_str "$want")" rc "$rc" msg "$(json_str "$msg")" \
-		ueid "$(json_str "$SMC_LIB_UEID")" \
-		srcversion_A "$(json_str "$(cat /sys/module/smc/srcversion 2>/dev/null)")" \
-		srcversion_B "$(json_str "$(peer 'cat /sys/module/smc/srcversion' 2>/dev/null)")" \
-		sysctl_A "$(json_str "$sysA")" sysctl_B "$(json_str "$sysB")")"
+	sysA=$(bench_modinfo)
+	sysB=$(peer "bash $self modinfo" 2>/dev/null)
+	jobj kind '"setup"' transport "s:$t" module "s:$want" rc "$rc" \
+		msg "s:$msg" ueid "s:$SMC_LIB_UEID" A "o:$sysA" B "o:$sysB"
+	rec
 	if [ $rc != 0 ]; then
 		say "cannot set up $want: $msg"
 		return 1
 	fi
-}
-
-# gen_cmd <transport>: how to start the generator (server and client)
-gen_cmd()
-{
-	case $1 in
-	tcp|ours|distro) echo "$GEN" ;;
-	rsocket) echo "env LD_PRELOAD=$RSPRELOAD $GEN" ;;
-	esac
-}
-
-gen_family()
-{
-	case $1 in
-	ours|distro) echo smc ;;
-	*) echo tcp ;;
-	esac
 }
 
 # ---- one measurement ---------------------------------------------------------
@@ -298,57 +337,65 @@ gen_family()
 measure()
 {
 	local bench=$1 t=$2 w=$3 rep=$4 ready=$5 scmd=$6 ccmd=$7 parse=$8
-	local id b0 b1 a0 a1 t0 t1 crc out err result errtxt=
+	local id b0 b1 a0 a1 t0 t1 crc out stop result errtxt='' us
 
 	seq_no=$((seq_no + 1))
 	id=$seq_no
 	if ! b0=$(peer "$(smc_lib_q bash "$self" peer-start "$id" "$ready") $scmd" 2>"$logs/A-$id.peer.err"); then
-		errtxt="server did not start: $(tail -n 3 "$logs/A-$id.peer.err" | tr '\n' ' ')"
+		errtxt="server did not start: $(<"$logs/A-$id.peer.err")"
 		say "$bench $t $w rep $rep: $errtxt"
-		rec "$(jobj kind '"cell"' bench "\"$bench\"" transport "\"$t\"" \
-			workload "\"$w\"" rep "$rep" seq "$id" rc -1 \
-			error "$(json_str "$errtxt")" result null)"
-		peer "$(smc_lib_q bash "$self" peer-stop "$id")" >/dev/null 2>&1
+		jobj kind '"cell"' bench "s:$bench" transport "s:$t" workload "s:$w" \
+			rep "$rep" seq "$id" rc -1 error "s:$errtxt" result null
+		rec
+		peer "$(smc_lib_q bash "$self" peer-stop "$id")" >"$logs/B-$id.log" 2>&1
 		return 1
 	fi
-	a0=$(bench_snap)
-	t0=$(now_ns)
+	bench_snap smc
+	a0=$REPLY
+	t0=$EPOCHREALTIME
 	# shellcheck disable=SC2086 # the command is a word list by design
 	out=$(timeout -k 5 $((DUR * 4 + 120)) $ccmd 2>"$logs/A-$id.err")
 	crc=$?
-	t1=$(now_ns)
-	a1=$(bench_snap)
-	b1=$(peer "$(smc_lib_q bash "$self" peer-stop "$id")" 2>/dev/null | head -n 1)
+	t1=$EPOCHREALTIME
+	bench_snap smc
+	a1=$REPLY
+	stop=$(peer "$(smc_lib_q bash "$self" peer-stop "$id")" 2>>"$logs/A-$id.peer.err")
+	b1=${stop%%$'\n'*}
+	stop=${stop#"$b1"}
+	printf '%s\n' "${stop#$'\n'}" >"$logs/B-$id.log"
 	printf '%s\n' "$out" >"$logs/A-$id.out"
-	result=$("$parse" <<<"$out")
-	err=$(tail -n 3 "$logs/A-$id.err" | tr '\n' ' ')
-	[ "$crc" = 0 ] || errtxt="client exit $crc: $err"
-	[ "$result" = null ] && [ -z "$errtxt" ] && errtxt="no result in the output: $(tail -n 3 <<<"$out" | tr '\n' ' ')"
-	rec "$(jobj kind '"cell"' bench "\"$bench\"" transport "\"$t\"" \
-		workload "\"$w\"" rep "$rep" seq "$id" rc "$crc" \
-		error "$(json_str "$errtxt")" \
-		wall_s "$(((t1 - t0) / 1000000000)).$(printf %03d $(((t1 - t0) / 1000000 % 1000)))" \
-		result "$result" a0 "$(json_obj "$a0")" a1 "$(json_obj "$a1")" \
-		b0 "$(json_obj "$b0")" b1 "$(json_obj "$b1")" \
-		server "$(json_str "$scmd")" client "$(json_str "$ccmd")")"
+	"$parse" "$out"
+	result=$REPLY
+	[ "$crc" = 0 ] || errtxt="client exit $crc: $(<"$logs/A-$id.err")"
+	[ "$result" = null ] && [ -z "$errtxt" ] && errtxt="no result in the output"
+	us=$((${t1/./} - ${t0/./}))
+	jobj kind '"cell"' bench "s:$bench" transport "s:$t" workload "s:$w" \
+		rep "$rep" seq "$id" rc "$crc" error "s:${errtxt:0:500}" \
+		wall_s "$((us / 1000000)).$(printf %06d $((us % 1000000)))" \
+		result "$result" a0 "o:$a0" a1 "o:$a1" b0 "o:$b0" b1 "o:$b1" \
+		server "s:$scmd" client "s:$ccmd"
+	rec
 	[ "$crc" = 0 ] && [ "$result" != null ]
 }
 
-# parsers: the tool's output on stdin, one JSON object (or null) out
+# parsers <output>: the tool's result as one JSON object (or null) in
+# $REPLY
 # shellcheck disable=SC2317 # called by name
 parse_gen()
 {
 	local l
 
-	l=$(grep '^{' | tail -n 1)
-	json_obj "$l"
+	REPLY=null
+	while IFS= read -r l; do
+		[[ $l == "{"* ]] && json_obj "$l"
+	done <<<"$1"
 }
 
 # qperf: "bw = 85.2 MB/sec" or "latency = 360 us", any unit
 # shellcheck disable=SC2317 # called by name
 parse_qperf()
 {
-	awk '
+	REPLY=$(awk '
 	$1 == "bw" && $2 == "=" {
 		f = ($4 ~ /^GB/) ? 1000 : ($4 ~ /^MB/) ? 1 : ($4 ~ /^KB/) ? 0.001 : 0.000001
 		printf "{\"mb_per_s\":%.3f}\n", $3 * f; found = 1
@@ -357,14 +404,16 @@ parse_qperf()
 		f = ($4 == "ns") ? 0.001 : ($4 == "us") ? 1 : ($4 == "ms") ? 1000 : 1000000
 		printf "{\"lat_mean_us\":%.3f}\n", $3 * f; found = 1
 	}
-	END { if (!found) print "null" }'
+	END { if (!found) print "null" }' <<<"$1")
 }
 
 # sockperf: ping-pong (round trips, --full-rtt) or throughput
 # shellcheck disable=SC2317 # called by name
 parse_sockperf()
 {
-	sed 's/\x1b\[[0-9;]*m//g' | awk '
+	# without the colour escapes
+	REPLY=$(awk '
+	{ gsub(/\033\[[0-9;]*m/, "") }
 	/\[Valid Duration\]/ {
 		for (i = 1; i <= NF; i++) {
 			if ($i ~ /^RunTime=/) { split($i, a, "="); rt = a[2] + 0 }
@@ -384,14 +433,14 @@ parse_sockperf()
 			printf "{\"mb_per_s\":%.3f,\"msg_per_s\":%.1f}\n", bw * 1.048576, mr
 		else
 			print "null"
-	}'
+	}' <<<"$1")
 }
 
 # perftest: the line after the header, whose first field is the size
 # shellcheck disable=SC2317 # called by name
 parse_perftest()
 {
-	awk '
+	REPLY=$(awk '
 	/#bytes/ { hdr = $0; bw = (hdr ~ /BW average/); next }
 	hdr != "" && $1 ~ /^[0-9]+$/ && NF >= 5 {
 		if (bw)
@@ -400,19 +449,21 @@ parse_perftest()
 			printf "{\"size\":%d,\"iterations\":%d,\"lat_min_us\":%s,\"lat_max_us\":%s,\"lat_p50_us\":%s,\"lat_mean_us\":%s,\"lat_stdev_us\":%s,\"lat_p99_us\":%s}\n", $1, $2, $3, $4, $5, $6, $7, $8
 		done = 1; exit
 	}
-	END { if (!done) print "null" }'
+	END { if (!done) print "null" }' <<<"$1")
 }
 
 # ---- the workloads ------------------------------------------------------------
 
 run_gen_cell()
 {
-	local t=$1 w=$2 rep=$3 def pat n req resp fam port cmd
+	local t=$1 w=$2 rep=$3 pat n req resp fam=tcp port cmd=$GEN
 
-	def=$(workload_def "$w") || { say "unknown workload $w"; return 1; }
-	read -r pat n req resp <<<"$def"
-	fam=$(gen_family "$t")
-	cmd=$(gen_cmd "$t")
+	workload_def "$w" || { say "unknown workload $w"; return 1; }
+	read -r pat n req resp <<<"$REPLY"
+	case $t in
+	ours|distro) fam=smc ;;
+	rsocket) cmd="env LD_PRELOAD=$RSPRELOAD $GEN" ;;
+	esac
 	port=$((port_base + seq_no + 1))
 	say "$w $t rep $rep"
 	measure gen "$t" "$w" "$rep" "line:listening on" \
@@ -423,20 +474,13 @@ run_gen_cell()
 
 # real clients: plain for tcp, under smc_run for the smc modules
 # shellcheck disable=SC2317 # called by name
-tool_prefix()
-{
-	case $1 in
-	ours|distro) echo "$SMC_RUN" ;;
-	*) echo "" ;;
-	esac
-}
-
-# shellcheck disable=SC2317 # called by name
 run_tool_cell()
 {
-	local t=$1 w=$2 rep=$3 pre port
+	local t=$1 w=$2 rep=$3 pre='' port
 
-	pre=$(tool_prefix "$t")
+	case $t in
+	ours|distro) pre=$SMC_RUN ;;
+	esac
 	port=$((port_base + seq_no + 1))
 	say "$w $t rep $rep"
 	case $w in
@@ -474,26 +518,26 @@ run_perftest_cell()
 		"$common -x $gid_a $peer_ip" parse_perftest
 }
 
-# rsocket: one short RR over rdma_cm must work, and rxe must have carried it
+# rsocket: one short RR over rdma_cm must work, and rxe must have
+# carried it; if not, the reason is in $REPLY
 probe_rsocket()
 {
-	local before after line
-
-	[ -f "$RSPRELOAD" ] || { echo "$RSPRELOAD is not installed (rdma-core's librdmacm)"; return 1; }
-	[ -c /dev/infiniband/rdma_cm ] || { echo "no /dev/infiniband/rdma_cm (rdma_ucm)"; return 1; }
-	before=$(cat "/sys/class/infiniband/$RXE/ports/1/hw_counters/sent_pkts" 2>/dev/null || echo 0)
+	local before=0 after=0 f=/sys/class/infiniband/$RXE/ports/1/hw_counters/sent_pkts
 	local DUR=1 WARM=0
-	if ! run_gen_cell rsocket probe 0 >/dev/null 2>&1; then
-		line=$(tail -n 1 "$raw")
-		echo "the generator does not run under librspreload: $(sed -n 's/.*"error":"\([^"]*\)".*/\1/p' <<<"$line")"
+
+	REPLY="$RSPRELOAD is not installed (rdma-core's librdmacm)"
+	[ -f "$RSPRELOAD" ] || return 1
+	REPLY="no /dev/infiniband/rdma_cm (rdma_ucm)"
+	[ -c /dev/infiniband/rdma_cm ] || return 1
+	read -r before <"$f"
+	# rep 0: recorded, but not part of the results
+	if ! run_gen_cell rsocket RR1 0 >/dev/null 2>&1; then
+		REPLY="the generator does not run under librspreload.so: $(tail -n 2 "$logs/A-$seq_no.err" "$logs/B-$seq_no.log" 2>&1 | tr '\n' ' ')"
 		return 1
 	fi
-	after=$(cat "/sys/class/infiniband/$RXE/ports/1/hw_counters/sent_pkts" 2>/dev/null || echo 0)
-	if [ $((after - before)) -lt 10 ]; then
-		echo "librspreload fell back to kernel TCP (rxe1 sent $((after - before)) packets)"
-		return 1
-	fi
-	return 0
+	read -r after <"$f"
+	REPLY="librspreload.so fell back to kernel TCP (rxe1 sent $((after - before)) packets)"
+	[ $((after - before)) -ge 10 ]
 }
 
 # ---- main -------------------------------------------------------------------
@@ -509,30 +553,30 @@ peer "$prep"
 gid_a=$(bench_gid) || gid_a=
 gid_b=$(peer "bash $(smc_lib_q "$self") gid") || gid_b=
 
-rec "$(jobj kind '"meta"' kernel "$(json_str "$(uname -r)")" \
-	kernel_B "$(json_str "$(peer 'uname -r')")" ncpu "$(nproc)" \
-	mem_kb "$(awk '/^MemTotal/ { print $2 }' /proc/meminfo)" \
+jobj kind '"meta"' kernel "s:$(uname -r)" kernel_B "s:$(peer 'uname -r')" \
+	ncpu "$(nproc)" mem_kb "$(awk '/^MemTotal/ { print $2 }' /proc/meminfo)" \
 	reps "$REPS" duration_s "$DUR" warmup_s "$WARM" \
 	tool_reps "$TOOL_REPS" tool_duration_s "$TOOL_DUR" \
-	workloads "$(json_str "${WORKLOADS[*]}")" \
-	transports "$(json_str "${TRANSPORTS[*]}")" \
-	tools "$(json_str "${TOOLS[*]}")" \
-	tool_transports "$(json_str "${TOOL_TRANSPORTS[*]}")" \
-	generator "$(json_str "$GEN")" generator_args "$(json_str "$GEN_ARGS")" \
-	ours_srcversion "$(json_str "$(smc_lib_srcversion "$SMC_LIB_OURS/smc.ko")")" \
-	distro_module "$(json_str "$(modinfo -F filename smc 2>/dev/null)")" \
-	gid_index_A "$(json_str "$gid_a")" gid_index_B "$(json_str "$gid_b")" \
-	rxe "$(json_str "$(rdma link show "$RXE/1" 2>/dev/null)")")"
+	workloads "s:${WORKLOADS[*]}" transports "s:${TRANSPORTS[*]}" \
+	tools "s:${TOOLS[*]}" tool_transports "s:${TOOL_TRANSPORTS[*]}" \
+	generator "s:$GEN" generator_args "s:$GEN_ARGS" \
+	ours_srcversion "s:$(smc_lib_srcversion "$SMC_LIB_OURS/smc.ko")" \
+	distro_module "s:$(modinfo -F filename smc 2>/dev/null)" \
+	gid_index_A "s:$gid_a" gid_index_B "s:$gid_b" \
+	rxe "s:$(rdma link show "$RXE/1" 2>/dev/null)"
+rec
 
 for t in "${TRANSPORTS[@]}"; do
 	[ "$t" = rsocket ] || continue
-	if reason=$(probe_rsocket); then
+	if probe_rsocket; then
 		say "rsocket runs over rxe"
-		rec '{"kind":"rsocket","ok":true}'
+		REPLY='{"kind":"rsocket","ok":true}'
+		rec
 	else
-		say "rsocket left out: $reason"
-		skip_reason[rsocket]=$reason
-		rec "$(jobj kind '"rsocket"' ok false reason "$(json_str "$reason")")"
+		say "rsocket left out: $REPLY"
+		skip_reason[rsocket]=$REPLY
+		jobj kind '"rsocket"' ok false reason "s:$REPLY"
+		rec
 	fi
 done
 
@@ -581,7 +625,8 @@ fi
 if [[ " ${TOOLS[*]} " == *" perftest "* ]]; then
 	if [ -z "$gid_a" ] || [ -z "$gid_b" ]; then
 		say "perftest left out: no IPv4 GID on $RXE"
-		rec '{"kind":"skip","bench":"perftest","reason":"no IPv4 RoCEv2 GID on rxe1"}'
+		REPLY='{"kind":"skip","bench":"perftest","reason":"no IPv4 RoCEv2 GID on rxe1"}'
+		rec
 	else
 		for rep in $(seq "$TOOL_REPS"); do
 			for w in ib_write_bw_64K ib_write_bw_1K ib_write_lat_1K ib_write_lat_32K; do
@@ -594,6 +639,7 @@ fi
 # leave both hosts as the selftests expect them
 smc_lib_ueid_flush local >/dev/null 2>&1
 smc_lib_ueid_flush peer >/dev/null 2>&1
-rec "$(jobj kind '"end"' wall_s $(($(date +%s) - t_start)))"
-say "done in $(($(date +%s) - t_start)) s"
+jobj kind '"end"' wall_s $((EPOCHSECONDS - t_start))
+rec
+say "done in $((EPOCHSECONDS - t_start)) s"
 exit 0
