@@ -189,18 +189,22 @@ bench_peer_start()
 	return 1
 }
 
+# bench_peer_kill ID: SIGTERM, and SIGKILL if the server is still there
+# 2 s later (an rsocket server may not react); wait up to 2 s more
 bench_peer_kill()
 {
-	local id=$1 pid i
+	local id=$1 pid sig end
 
-	srv_alive "$id" || return 0
-	pid=$REPLY
-	kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
-	for ((i = 0; i < 100; i++)); do
+	for sig in TERM KILL; do
 		srv_alive "$id" || return 0
-		sleep 0.05
+		pid=$REPLY
+		kill -"$sig" -- "-$pid" 2>/dev/null || kill -"$sig" "$pid" 2>/dev/null
+		end=$((${EPOCHREALTIME/./} + 2000000))
+		while [ "${EPOCHREALTIME/./}" -lt "$end" ]; do
+			srv_alive "$id" || return 0
+			sleep 0.05
+		done
 	done
-	kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null
 	return 0
 }
 
@@ -468,7 +472,7 @@ run_gen_cell()
 	say "$w $t rep $rep"
 	measure gen "$t" "$w" "$rep" "line:listening on" \
 		"$cmd server --family $fam --port $port --addr $peer_ip $GEN_ARGS" \
-		"$cmd client --family $fam --addr $peer_ip --port $port --workload $pat --clients $n --req $req --resp $resp --duration $DUR --warmup $WARM --label $w/$t/$rep $GEN_ARGS" \
+		"$cmd client --family $fam --addr $peer_ip --port $port --workload $pat --clients $n --req $req --resp $resp --duration $DUR --warmup $WARM --timeout $((DUR + WARM + 30)) --label $w/$t/$rep $GEN_ARGS" \
 		parse_gen
 }
 
@@ -602,8 +606,16 @@ run_groups()
 			group=$((group + 1))
 			for t in "${order[@]}"; do
 				[ -n "${skip_reason[$t]:-}" ] && continue
+				[ -n "${skip_reason[$t/$w]:-}" ] && continue
 				setup_transport "$t" || continue
-				"run_${kind}_cell" "$t" "$w" "$rep"
+				"run_${kind}_cell" "$t" "$w" "$rep" && continue
+				# rsocket hangs in some workloads: once is enough
+				if [ "$t" = rsocket ]; then
+					skip_reason[$t/$w]="failed in repetition $rep"
+					jobj kind '"skip"' bench "s:$kind" transport "s:$t" \
+						workload "s:$w" reason "s:failed in repetition $rep, not run again"
+					rec
+				fi
 			done
 		done
 	done

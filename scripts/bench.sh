@@ -7,7 +7,7 @@
 # out/bench-<UTC time>/ with results.md, results.json and one PNG chart
 # per workload.  See Documentation/networking/smc-bench.rst.
 #
-#   QUICK=1        a few minutes: 2 repetitions, 2 s cells, 4 workloads
+#   QUICK=1        a few minutes: 2 repetitions, 2 s cells, 3 workloads
 #   BENCH_SMOKE=1  the harness's own test (make check): 1 repetition,
 #                  1 s cells, 3 workloads, tcp, ours and distro; fails if
 #                  an output is missing or an SMC cell is not SMC-R
@@ -40,14 +40,14 @@ strict=${BENCH_STRICT:-0}
 
 case $mode in
 full)
-	reps=3 dur=4 warm=1
+	reps=3 dur=3 warm=1
 	workloads="RR1 RR10 STR1 STR3 CRR10 rr1_200B_1KB rr1_200B_30KB"
 	transports="tcp ours distro rsocket"
-	tools="qperf sockperf perftest" tool_reps=3 tool_dur=3 lat_iters=2000
+	tools="qperf sockperf perftest" tool_reps=3 tool_dur=2 lat_iters=2000
 	timeout=1500 ;;
 quick)
 	reps=2 dur=2 warm=1
-	workloads="RR1 RR10 STR1 CRR10"
+	workloads="RR1 STR1 CRR10"
 	transports="tcp ours distro rsocket"
 	tools="qperf sockperf perftest" tool_reps=1 tool_dur=2 lat_iters=1000
 	timeout=600 ;;

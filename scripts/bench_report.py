@@ -490,7 +490,11 @@ def main():
     else:
         md.append('**rsocket left out**: %s' % rsock.get('reason'))
     for s in skips:
-        md.append('- %s left out: %s' % (s.get('bench'), s.get('reason')))
+        md.append('- %s left out: %s' % (' '.join(
+            TRANSPORT_NAMES.get(v, v) for v in (s.get('bench'),
+                                                 s.get('workload'),
+                                                 s.get('transport')) if v),
+            s.get('reason')))
     md += ['', '## How the SMC-R modules were configured', '']
     seen = {}
     for s in setups:
