@@ -7,6 +7,8 @@
 #                   debug kernel, in out/debug/net/smc
 #   make check      run every test on the QEMU rig (see README.md)
 #   make demo       boot two hosts and show an AF_SMC application
+#   make bench      benchmark TCP, our SMC-R, the distro's SMC-R, rsocket
+#                   and raw RDMA on the rig (QUICK=1: a few minutes)
 #   make install    install the modules into /lib/modules/<rel>/updates
 #
 # KVER=6.12 (default) or 6.1 chooses the target kernel; scripts/setup.sh
@@ -62,6 +64,16 @@ check:
 
 demo:
 	scripts/demo.sh
+
+# The benchmark (Documentation/networking/smc-bench.rst): the module, the
+# tools and the workload generator, then one rig run; results land in
+# out/bench-<UTC time>/.  QUICK=1 is a smoke version of a few minutes,
+# BENCH_SMOKE=1 the harness's own test that make check runs.
+QUICK ?= 0
+BENCH_SMOKE ?= 0
+bench: module tools
+	$(MAKE) -C tools/bench
+	QUICK=$(QUICK) BENCH_SMOKE=$(BENCH_SMOKE) scripts/bench.sh
 
 checkpatch: $(ENVF)
 	scripts/checkpatch.sh

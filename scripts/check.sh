@@ -11,6 +11,10 @@
 #   4. the selftests on the two-host rig (ours on both hosts, interop with
 #      plain TCP and with the distro smc.ko), with every test required to
 #      run: a skip counts as a failure;
+#   4b. "bench": the benchmark harness in its smoke mode (make bench
+#      BENCH_SMOKE=1, about 1 minute): it must write results.md,
+#      results.json and a chart, and every SMC cell must be SMC-R; the
+#      numbers themselves are not judged;
 #   5. "debug": the debug kernel (scripts/debug-kernel.sh: KASAN, lockdep,
 #      kmemleak, KUnit), our modules built for it, the KUnit suites, proof
 #      that KASAN and lockdep reports fail a run (smc/inject_uaf,
@@ -20,14 +24,14 @@
 #      with a kmemleak scan after each test.
 #
 # Output is KTAP; the last line is "N passed, N failed".
-# CHECK_ONLY="static rig selftests debug" picks parts (default: all).
+# CHECK_ONLY="static rig selftests bench debug" picks parts (default: all).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 KVER=${KVER:-6.12}
 export KVER
-parts=${CHECK_ONLY:-static rig selftests debug}
+parts=${CHECK_ONLY:-static rig selftests bench debug}
 logdir=$top/out/check-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$logdir"
 
@@ -138,6 +142,26 @@ run_selftests() {
 if [[ " $parts " == *" selftests "* ]]; then
 	run_selftests stock selftests \
 		"selftests on the two-host rig (rig and kernel console clean)"
+fi
+
+# -- the benchmark harness, smoke mode ---------------------------------------------
+# one repetition of 1 s cells, three workloads, TCP and both smc modules:
+# it proves the harness still runs end to end, not how fast anything is
+if [[ " $parts " == *" bench "* ]]; then
+	t=$(ms)
+	bench_out=$logdir/bench-smoke
+	make -s -C tools/bench >"$logdir/bench-smoke.log" 2>&1 &&
+		BENCH_SMOKE=1 BENCH_OUT=$bench_out scripts/bench.sh \
+			>>"$logdir/bench-smoke.log" 2>&1
+	rc=$?
+	if [ $rc = 0 ]; then
+		sed -n '/^| workload /,/^$/p' "$bench_out/results.md" | indent
+	else
+		tail -n 30 "$logdir/bench-smoke.log" | indent
+		[ -f "$bench_out/results.md" ] &&
+			sed -n '/^## Invalid/,/^## Charts/p' "$bench_out/results.md" | indent
+	fi
+	result $rc "benchmark harness smoke run: results, charts, SMC cells proven SMC-R" $(($(ms) - t))
 fi
 
 # -- the debug kernel -------------------------------------------------------------

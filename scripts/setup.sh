@@ -39,7 +39,8 @@ mkdir -p "$CACHE"
 host_pkgs=(qemu-system-x86 qemu-utils mmdebstrap busybox-static rdma-core
 	   ibverbs-utils perftest iproute2 kmod xz-utils zstd cpio
 	   ca-certificates shellcheck codespell sparse make gcc libc6-dev
-	   util-linux procps iputils-ping bc binutils socat iperf3 curl python3)
+	   util-linux procps iputils-ping bc binutils socat iperf3 curl python3
+	   qperf sockperf gnuplot-nox)
 missing=()
 for p in "${host_pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: boot the two-host rig once and run every workload through
+# every transport in the same run (plain TCP, our SMC-R, the distro's
+# SMC-R, rsocket, and the raw RDMA limit with perftest), then write
+# out/bench-<UTC time>/ with results.md, results.json and one PNG chart
+# per workload.  See Documentation/networking/smc-bench.rst.
+#
+#   QUICK=1        a few minutes: 2 repetitions, 2 s cells, 3 workloads
+#   BENCH_SMOKE=1  the harness's own test (make check): 1 repetition,
+#                  1 s cells, 3 workloads, tcp, ours and distro; fails if
+#                  an output is missing or an SMC cell is not SMC-R
+#
+# Any of these overrides the mode's choice:
+#   BENCH_REPS, BENCH_DURATION, BENCH_WARMUP (seconds per cell),
+#   BENCH_WORKLOADS (RR1 RR10 STR1 STR3 CRR10 rr1_200B_1KB rr1_200B_30KB),
+#   BENCH_TRANSPORTS (tcp ours distro rsocket),
+#   BENCH_TOOLS (qperf sockperf perftest, or "" for none),
+#   BENCH_TOOL_TRANSPORTS (tcp ours distro), BENCH_TOOL_REPS,
+#   BENCH_TOOL_DURATION, BENCH_CPUS and BENCH_MEM (per rig host),
+#   BENCH_TIMEOUT (the rig's hard limit), BENCH_OUT (results folder),
+#   BENCH_GEN (the workload generator, default tools/bench/smc_bench),
+#   BENCH_GEN_ARGS (more options for its server and client, e.g. --nodelay),
+#   BENCH_STRICT=1 (fail on invalid cells outside the smoke mode too).
+#
+# The exit status is 0 when the run produced its results; with
+# BENCH_SMOKE=1 or BENCH_STRICT=1 every SMC cell must also be SMC-R.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+KVER=${KVER:-6.12}
+export KVER
+
+mode=full
+[ "${QUICK:-0}" = 1 ] && mode=quick
+[ "${BENCH_SMOKE:-0}" = 1 ] && mode=smoke
+strict=${BENCH_STRICT:-0}
+
+case $mode in
+full)
+	reps=3 dur=3 warm=1
+	workloads="RR1 RR10 STR1 STR3 CRR10 rr1_200B_1KB rr1_200B_30KB"
+	transports="tcp ours distro rsocket"
+	tools="qperf sockperf perftest" tool_reps=3 tool_dur=2 lat_iters=2000
+	timeout=1500 ;;
+quick)
+	reps=2 dur=2 warm=1
+	workloads="RR1 STR1 CRR10"
+	transports="tcp ours distro rsocket"
+	tools="qperf sockperf perftest" tool_reps=1 tool_dur=2 lat_iters=1000
+	timeout=600 ;;
+smoke)
+	reps=1 dur=1 warm=0
+	workloads="RR1 STR1 CRR10"
+	transports="tcp ours distro"
+	tools="" tool_reps=1 tool_dur=1 lat_iters=200
+	timeout=300 strict=1 ;;
+esac
+reps=${BENCH_REPS:-$reps}
+dur=${BENCH_DURATION:-$dur}
+warm=${BENCH_WARMUP:-$warm}
+workloads=${BENCH_WORKLOADS:-$workloads}
+transports=${BENCH_TRANSPORTS:-$transports}
+tools=${BENCH_TOOLS-$tools}
+tool_transports=${BENCH_TOOL_TRANSPORTS:-tcp ours distro}
+tool_reps=${BENCH_TOOL_REPS:-$tool_reps}
+tool_dur=${BENCH_TOOL_DURATION:-$tool_dur}
+cpus=${BENCH_CPUS:-1}
+mem=${BENCH_MEM:-1536}
+timeout=${BENCH_TIMEOUT:-$timeout}
+gen=${BENCH_GEN:-$top/tools/bench/smc_bench}
+
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+res=${BENCH_OUT:-$top/out/bench-$stamp}
+mkdir -p "$res"
+res=$(cd "$res" && pwd)
+
+die() { echo "bench: $*" >&2; exit 1; }
+
+for f in net/smc/smc.ko net/smc/smc_diag.ko tools/smc/smcr tools/smc/smcss \
+	 tools/smc/libsmc-preload.so; do
+	[ -f "$f" ] || die "$f is missing: run make (or make bench) first"
+done
+[ -x "$gen" ] || die "$gen is missing: make -C tools/bench"
+[ -n "$tools" ] && for t in $tools; do
+	case $t in
+	perftest) command -v ib_write_bw >/dev/null || die "ib_write_bw missing: scripts/setup.sh" ;;
+	*) command -v "$t" >/dev/null || die "$t missing: scripts/setup.sh" ;;
+	esac
+done
+command -v gnuplot >/dev/null || die "gnuplot missing: scripts/setup.sh"
+
+rev=$(git describe --always --dirty 2>/dev/null || echo unknown)
+echo "bench: $mode run, results in $res"
+echo "bench: $reps x $dur s per cell, workloads: $workloads; transports: $transports"
+
+# the settings travel to the guest in the job's command line
+job=$(printf 'BENCH_%s=%q ' REPS "$reps" DURATION "$dur" WARMUP "$warm" \
+	WORKLOADS "$workloads" TRANSPORTS "$transports" TOOLS "$tools" \
+	TOOL_TRANSPORTS "$tool_transports" TOOL_REPS "$tool_reps" \
+	TOOL_DURATION "$tool_dur" LAT_ITERS "${BENCH_LAT_ITERS:-$lat_iters}" \
+	GEN "$gen" GEN_ARGS "${BENCH_GEN_ARGS:-}")
+t0=$(date +%s)
+"$top/scripts/rig/rig.sh" run --cpus "$cpus" --mem "$mem" --timeout "$timeout" \
+	--out "$res/rig" -- "${job}bash scripts/bench-guest.sh run"
+rig_rc=$?
+t1=$(date +%s)
+echo "bench: rig run took $((t1 - t0)) s (exit $rig_rc)"
+
+[ -s "$res/rig/raw.jsonl" ] || die "no raw results (rig exit $rig_rc): see $res/rig"
+
+args=(--raw "$res/rig/raw.jsonl" --out "$res" --mode "$mode" --git "$rev"
+      --cpus "$cpus" --mem "$mem" --rig-rc "$rig_rc" --wall "$((t1 - t0))")
+[ "$strict" = 1 ] && args+=(--strict)
+"$top/scripts/bench_report.py" "${args[@]}"
+rc=$?
+
+for f in results.md results.json; do
+	[ -s "$res/$f" ] || { echo "bench: $f is missing" >&2; rc=1; }
+done
+compgen -G "$res/*.png" >/dev/null || { echo "bench: no chart" >&2; rc=1; }
+[ "$rig_rc" = 0 ] || rc=1
+echo "bench: $res/results.md"
+exit $rc
