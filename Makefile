@@ -56,6 +56,7 @@ module-debug:
 tools:
 	$(MAKE) -C scripts/rig
 	$(MAKE) -C tools/smc
+	$(MAKE) -C tools/bench
 	$(MAKE) -C tools/testing/selftests/net/smc
 
 # check.sh sets up and builds itself, so that it can judge the build
@@ -72,7 +73,6 @@ demo:
 QUICK ?= 0
 BENCH_SMOKE ?= 0
 bench: module tools
-	$(MAKE) -C tools/bench
 	QUICK=$(QUICK) BENCH_SMOKE=$(BENCH_SMOKE) scripts/bench.sh
 
 checkpatch: $(ENVF)

@@ -78,7 +78,8 @@ result $rc "smc.ko and smc_diag.ko build with W=1 C=1 and no warnings" $(($(ms) 
 t=$(ms)
 make -s -C scripts/rig >"$logdir/tools.log" 2>&1 &&
 	make -s -C tools/smc >>"$logdir/tools.log" 2>&1 &&
-	make -s -C tools/testing/selftests/net/smc >>"$logdir/tools.log" 2>&1
+	make -s -C tools/testing/selftests/net/smc >>"$logdir/tools.log" 2>&1 &&
+	make -s -C tools/bench >>"$logdir/tools.log" 2>&1
 rc=$?
 [ $rc = 0 ] || indent <"$logdir/tools.log" | tail -n 30
 result $rc "tools and selftest programs build with -Werror" $(($(ms) - t))

@@ -14,7 +14,8 @@ KVER=${KVER:-6.12}
 rc=0
 
 kfiles=$(git ls-files 'net/smc/*.c' 'net/smc/*.h' 'include/uapi/linux/*.h' | tr '\n' ' ')
-cfiles=$(git ls-files 'tools/smc/*.[ch]' 'tools/testing/selftests/net/smc/*.c' \
+cfiles=$(git ls-files 'tools/smc/*.[ch]' 'tools/bench/*.c' \
+	'tools/testing/selftests/net/smc/*.c' \
 	'tools/testing/selftests/net/smc/*.h' 'scripts/rig/*.c' | tr '\n' ' ')
 # userspace C: the kernel-only rules (kernel integer types and attribute
 # macros, BIT(), C11 _Static_assert taken for CamelCase, long user-visible
