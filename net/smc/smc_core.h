@@ -143,7 +143,8 @@ enum {
  *	response; 0 for none (guarded by lgr->llc_rx_lock)
  * @last_rx: jiffies of the last message received (TEST_LINK keepalive)
  * @testlink_work: the TEST_LINK keepalive of this link
- * @testlink_sent: jiffies a keepalive TEST_LINK went out, 0 for none
+ * @testlink_sent: jiffies the last keepalive TEST_LINK went out
+ * @testlink_pending: that TEST_LINK is still unanswered
  * @cdc_stats: CDC messages dropped on receive, by reason (smc_cdc.c)
  */
 struct smc_lgr_link {
@@ -169,6 +170,7 @@ struct smc_lgr_link {
 	unsigned long		last_rx;
 	struct delayed_work	testlink_work;
 	unsigned long		testlink_sent;
+	bool			testlink_pending;
 	struct smc_cdc_stats	cdc_stats;
 };
 

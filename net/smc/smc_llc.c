@@ -778,7 +778,7 @@ const struct smc_wr_ops smc_llc_wr_ops = {
 void smc_llc_testlink_start(struct smc_lgr_link *lnk)
 {
 	WRITE_ONCE(lnk->last_rx, jiffies);
-	lnk->testlink_sent = 0;
+	lnk->testlink_pending = false;
 	queue_delayed_work(smc_lgr_wq, &lnk->testlink_work,
 			   SMC_LLC_TESTLINK_TIME);
 }
@@ -804,9 +804,14 @@ void smc_llc_testlink_work(struct work_struct *work)
 
 	if (READ_ONCE(lnk->state) != SMC_LNK_ACTIVE)
 		return;
-	if (lnk->testlink_sent && time_after_eq(last, lnk->testlink_sent))
-		lnk->testlink_sent = 0;		/* the peer is alive */
-	if (lnk->testlink_sent) {
+	/*
+	 * Anything received since the TEST_LINK went out, in the same
+	 * jiffy too, shows the peer alive.
+	 */
+	if (lnk->testlink_pending &&
+	    time_after_eq(last, lnk->testlink_sent))
+		lnk->testlink_pending = false;
+	if (lnk->testlink_pending) {
 		if (time_after_eq(now, lnk->testlink_sent +
 				  SMC_LLC_TESTLINK_WAIT)) {
 			smc_wr_link_down(&lnk->wr, IB_WC_RETRY_EXC_ERR);
@@ -824,7 +829,8 @@ void smc_llc_testlink_work(struct work_struct *work)
 		goto requeue;
 	}
 	smc_llc_init_msg(lnk, &m, SMC_LLC_TEST_LINK, 0);
-	lnk->testlink_sent = now | 1;
+	lnk->testlink_sent = now;
+	lnk->testlink_pending = true;
 	if (smc_llc_send_msg(lnk, &m, NULL))
 		return;		/* the link is going down anyway */
 	next = SMC_LLC_TESTLINK_WAIT;
