@@ -71,13 +71,19 @@ EXPORT_SYMBOL_IF_KUNIT(smc_conn_data_init);
  * smc_conn_data_stop() - post nothing more for a connection
  * @conn: the connection
  *
- * CDCs already posted still complete and drop their references.
+ * A CDC that a push left to tx_work for want of a free send slot goes
+ * out first: it may carry the close protocol's last flags ("closed",
+ * "abort"), which the peer waits for.  tx_work waits for a slot for at
+ * most SMC_WR_SEND_WAIT.  CDCs already posted still complete and drop
+ * their references.
  *
- * Context: process context; may sleep.
+ * Context: process context; may sleep (bounded).
  */
 void smc_conn_data_stop(struct smc_connection *conn)
 {
 	might_sleep();
+	if (test_bit(SMC_TX_CDC_WANTED, &conn->tx_flags))
+		flush_delayed_work(&conn->tx_work);
 	spin_lock_bh(&conn->send_lock);
 	set_bit(SMC_TX_STOPPED, &conn->tx_flags);
 	spin_unlock_bh(&conn->send_lock);
