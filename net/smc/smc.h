@@ -165,6 +165,7 @@ extern const struct proto_ops smc_sock_ops;
 struct sock *smc_sock_alloc(struct net *net, struct socket *sock,
 			    int protocol, int kern);
 void smc_sock_free_unattached(struct sock *sk);
+void smc_sock_destruct_check(struct sock *sk);
 void smc_sock_setup(struct sock *sk);
 int smc_sock_add_clcsock(struct sock *sk, int family, int kern);
 void smc_sock_drop_clcsock(struct smc_sock *smc);

@@ -108,6 +108,20 @@ static struct proto smc_inet6_prot = {
 	.ipv6_pinfo_offset = offsetof(struct smc6_sock, inet6),
 };
 
+static void smc_inet_sock_destruct(struct sock *sk)
+{
+	smc_sock_destruct_check(sk);
+	inet_sock_destruct(sk);
+}
+
+#if IS_ENABLED(CONFIG_IPV6)
+static void smc_inet6_sock_destruct(struct sock *sk)
+{
+	smc_sock_destruct_check(sk);
+	inet6_sock_destruct(sk);
+}
+#endif
+
 /*
  * The inet defaults inet_create()/inet6_create() set.  The SMC sock does
  * not send IP packets itself (IP-level options go to the clcsock), but
@@ -123,7 +137,7 @@ static void smc_inet_init_fields(struct net *net, struct sock *sk)
 	inet_set_bit(MC_LOOP, sk);
 	inet->mc_ttl = 1;
 	inet_set_bit(MC_ALL, sk);
-	sk->sk_destruct = inet_sock_destruct;
+	sk->sk_destruct = smc_inet_sock_destruct;
 #if IS_ENABLED(CONFIG_IPV6)
 	if (sk->sk_family == PF_INET6) {
 		struct ipv6_pinfo *np = &container_of(smc_sk(sk),
@@ -136,7 +150,7 @@ static void smc_inet_init_fields(struct net *net, struct sock *sk)
 		inet6_set_bit(MC6_LOOP, sk);
 		inet6_set_bit(MC6_ALL, sk);
 		np->pmtudisc = IPV6_PMTUDISC_WANT;
-		sk->sk_destruct = inet6_sock_destruct;
+		sk->sk_destruct = smc_inet6_sock_destruct;
 	}
 #endif
 }

@@ -132,6 +132,29 @@ void smc_sock_setup(struct sock *sk)
 }
 
 /**
+ * smc_sock_destruct_check() - the sock is freed: its connection must be gone
+ * @sk: SMC sock whose last reference went
+ *
+ * A connection still in its link group when its sock goes would be found
+ * by the next CDC or by the group's teardown: say so loudly, once.
+ *
+ * Context: any context (sk_destruct).
+ */
+void smc_sock_destruct_check(struct sock *sk)
+{
+	struct smc_sock *smc = smc_sk(sk);
+
+	WARN_ONCE(smc_uses_smcr(smc) &&
+		  !test_bit(SMC_SOCK_CONN_DONE, &smc->flags),
+		  "smc: sock freed with its connection in a link group\n");
+}
+
+static void smc_sock_destruct(struct sock *sk)
+{
+	smc_sock_destruct_check(sk);
+}
+
+/**
  * smc_sock_alloc() - allocate an SMC sock and attach it to @sock
  * @net: network namespace of the new socket
  * @sock: struct socket the sock is grafted onto
@@ -159,6 +182,7 @@ struct sock *smc_sock_alloc(struct net *net, struct socket *sock,
 
 	sock_init_data(sock, sk);
 	sk->sk_protocol = protocol;
+	sk->sk_destruct = smc_sock_destruct;
 	smc_sock_setup(sk);
 	return sk;
 }
@@ -289,9 +313,13 @@ int smc_sock_release(struct socket *sock)
 		return 0;
 	smc = smc_sk(sk);
 
+	/*
+	 * A handshake still running may yet set up an SMC-R connection:
+	 * only once it has ended does the mode say how to close.
+	 */
+	smc_hs_cancel(smc);
 	if (smc_uses_smcr(smc)) {
 		/* the close protocol ends the connection and the clcsock */
-		smc_hs_cancel(smc);
 		smc_close_release(smc);
 		goto out;
 	}
@@ -301,7 +329,6 @@ int smc_sock_release(struct socket *sock)
 	release_sock(sk);
 	/* nothing may use the clcsock on our behalf any more */
 	smc_listen_stop(smc);
-	smc_hs_cancel(smc);
 
 	smc_sock_drop_clcsock(smc);
 out:
