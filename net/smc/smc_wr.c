@@ -531,6 +531,64 @@ static int smc_wr_post_rx_ring(struct smc_link *lnk)
 
 /* --- QP state transitions -------------------------------------------------- */
 
+/*
+ * The transitions of an RC QP, for the link's QP and its registration
+ * QP alike; the callers check and track the link QP's state.
+ */
+static int smc_wr_modify_init(struct smc_link *lnk, struct ib_qp *qp,
+			      int access)
+{
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = lnk->ibport,
+		.qp_access_flags = access,
+	};
+
+	return ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			    IB_QP_ACCESS_FLAGS | IB_QP_PORT);
+}
+
+static int smc_wr_modify_rtr(struct smc_link *lnk, struct ib_qp *qp,
+			     const struct smc_wr_peer *peer)
+{
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_RTR,
+		.path_mtu = peer->path_mtu,
+		.dest_qp_num = peer->qpn,
+		.rq_psn = peer->psn & 0xffffff,
+		.max_dest_rd_atomic = 1,
+		.min_rnr_timer = SMC_WR_QP_MIN_RNR_TIMER,
+	};
+	union ib_gid dgid = peer->gid;
+
+	attr.ah_attr.type = rdma_ah_find_type(lnk->ibdev, lnk->ibport);
+	rdma_ah_set_port_num(&attr.ah_attr, lnk->ibport);
+	rdma_ah_set_grh(&attr.ah_attr, &dgid, 0, lnk->sgid_index,
+			peer->gateway ? SMC_WR_HOP_LIMIT_GW : SMC_WR_HOP_LIMIT,
+			0);
+	memcpy(attr.ah_attr.roce.dmac, peer->mac, ETH_ALEN);
+	return ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_AV |
+			    IB_QP_PATH_MTU | IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			    IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+}
+
+static int smc_wr_modify_rts(struct ib_qp *qp, u32 psn)
+{
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_RTS,
+		.timeout = SMC_WR_QP_TIMEOUT,
+		.retry_cnt = SMC_WR_QP_RETRY,
+		.rnr_retry = SMC_WR_QP_RNR_RETRY,
+		.sq_psn = psn,
+		.max_rd_atomic = 1,
+	};
+
+	return ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_TIMEOUT |
+			    IB_QP_RETRY_CNT | IB_QP_SQ_PSN | IB_QP_RNR_RETRY |
+			    IB_QP_MAX_QP_RD_ATOMIC);
+}
+
 /**
  * smc_wr_qp_to_init() - move the QP from RESET to INIT, post receives
  * @lnk: the link
@@ -540,19 +598,12 @@ static int smc_wr_post_rx_ring(struct smc_link *lnk)
  */
 int smc_wr_qp_to_init(struct smc_link *lnk)
 {
-	struct ib_qp_attr attr = {
-		.qp_state = IB_QPS_INIT,
-		.pkey_index = 0,
-		.port_num = lnk->ibport,
-		.qp_access_flags = IB_ACCESS_LOCAL_WRITE |
-				   IB_ACCESS_REMOTE_WRITE,
-	};
 	int rc;
 
 	if (lnk->qp_state != SMC_WR_QP_RESET)
 		return -EINVAL;
-	rc = ib_modify_qp(lnk->qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
-			  IB_QP_ACCESS_FLAGS | IB_QP_PORT);
+	rc = smc_wr_modify_init(lnk, lnk->qp, IB_ACCESS_LOCAL_WRITE |
+				IB_ACCESS_REMOTE_WRITE);
 	if (rc)
 		return rc;
 	WRITE_ONCE(lnk->qp_state, SMC_WR_QP_INIT);
@@ -571,28 +622,11 @@ EXPORT_SYMBOL_IF_KUNIT(smc_wr_qp_to_init);
  */
 int smc_wr_qp_to_rtr(struct smc_link *lnk, const struct smc_wr_peer *peer)
 {
-	struct ib_qp_attr attr = {
-		.qp_state = IB_QPS_RTR,
-		.path_mtu = peer->path_mtu,
-		.dest_qp_num = peer->qpn,
-		.rq_psn = peer->psn & 0xffffff,
-		.max_dest_rd_atomic = 1,
-		.min_rnr_timer = SMC_WR_QP_MIN_RNR_TIMER,
-	};
-	union ib_gid dgid = peer->gid;
 	int rc;
 
 	if (lnk->qp_state != SMC_WR_QP_INIT)
 		return -EINVAL;
-	attr.ah_attr.type = rdma_ah_find_type(lnk->ibdev, lnk->ibport);
-	rdma_ah_set_port_num(&attr.ah_attr, lnk->ibport);
-	rdma_ah_set_grh(&attr.ah_attr, &dgid, 0, lnk->sgid_index,
-			peer->gateway ? SMC_WR_HOP_LIMIT_GW : SMC_WR_HOP_LIMIT,
-			0);
-	memcpy(attr.ah_attr.roce.dmac, peer->mac, ETH_ALEN);
-	rc = ib_modify_qp(lnk->qp, &attr, IB_QP_STATE | IB_QP_AV |
-			  IB_QP_PATH_MTU | IB_QP_DEST_QPN | IB_QP_RQ_PSN |
-			  IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+	rc = smc_wr_modify_rtr(lnk, lnk->qp, peer);
 	if (!rc)
 		WRITE_ONCE(lnk->qp_state, SMC_WR_QP_RTR);
 	return rc;
@@ -608,21 +642,11 @@ EXPORT_SYMBOL_IF_KUNIT(smc_wr_qp_to_rtr);
  */
 int smc_wr_qp_to_rts(struct smc_link *lnk)
 {
-	struct ib_qp_attr attr = {
-		.qp_state = IB_QPS_RTS,
-		.timeout = SMC_WR_QP_TIMEOUT,
-		.retry_cnt = SMC_WR_QP_RETRY,
-		.rnr_retry = SMC_WR_QP_RNR_RETRY,
-		.sq_psn = lnk->psn,
-		.max_rd_atomic = 1,
-	};
 	int rc;
 
 	if (lnk->qp_state != SMC_WR_QP_RTR)
 		return -EINVAL;
-	rc = ib_modify_qp(lnk->qp, &attr, IB_QP_STATE | IB_QP_TIMEOUT |
-			  IB_QP_RETRY_CNT | IB_QP_SQ_PSN | IB_QP_RNR_RETRY |
-			  IB_QP_MAX_QP_RD_ATOMIC);
+	rc = smc_wr_modify_rts(lnk->qp, lnk->psn);
 	if (!rc)
 		WRITE_ONCE(lnk->qp_state, SMC_WR_QP_RTS);
 	return rc;
@@ -1040,12 +1064,10 @@ static int smc_wr_create_reg_qp(struct smc_link *lnk)
 			.max_recv_sge = 1,
 		},
 	};
-	struct ib_qp_attr attr = {
-		.qp_state = IB_QPS_INIT,
-		.port_num = lnk->ibport,
-		.qp_access_flags = IB_ACCESS_LOCAL_WRITE,
+	struct smc_wr_peer self = {
+		.gid = lnk->gid,
+		.path_mtu = IB_MTU_1024,
 	};
-	union ib_gid gid = lnk->gid;
 	struct ib_qp *qp;
 	int rc;
 
@@ -1053,35 +1075,15 @@ static int smc_wr_create_reg_qp(struct smc_link *lnk)
 	if (IS_ERR(qp))
 		return PTR_ERR(qp);
 	lnk->reg_qp = qp;
-	rc = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
-			  IB_QP_ACCESS_FLAGS | IB_QP_PORT);
-	if (rc)
-		return rc;
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = IB_QPS_RTR;
-	attr.path_mtu = IB_MTU_1024;
-	attr.dest_qp_num = qp->qp_num;
-	attr.max_dest_rd_atomic = 1;
-	attr.min_rnr_timer = SMC_WR_QP_MIN_RNR_TIMER;
-	attr.ah_attr.type = rdma_ah_find_type(lnk->ibdev, lnk->ibport);
-	rdma_ah_set_port_num(&attr.ah_attr, lnk->ibport);
-	rdma_ah_set_grh(&attr.ah_attr, &gid, 0, lnk->sgid_index,
-			SMC_WR_HOP_LIMIT, 0);
-	memcpy(attr.ah_attr.roce.dmac, lnk->mac, ETH_ALEN);
-	rc = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_AV |
-			  IB_QP_PATH_MTU | IB_QP_DEST_QPN | IB_QP_RQ_PSN |
-			  IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
-	if (rc)
-		return rc;
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = IB_QPS_RTS;
-	attr.timeout = SMC_WR_QP_TIMEOUT;
-	attr.retry_cnt = SMC_WR_QP_RETRY;
-	attr.rnr_retry = SMC_WR_QP_RNR_RETRY;
-	attr.max_rd_atomic = 1;
-	return ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_TIMEOUT |
-			    IB_QP_RETRY_CNT | IB_QP_SQ_PSN |
-			    IB_QP_RNR_RETRY | IB_QP_MAX_QP_RD_ATOMIC);
+	/* connected to itself: it never sends a packet */
+	self.qpn = qp->qp_num;
+	ether_addr_copy(self.mac, lnk->mac);
+	rc = smc_wr_modify_init(lnk, qp, IB_ACCESS_LOCAL_WRITE);
+	if (!rc)
+		rc = smc_wr_modify_rtr(lnk, qp, &self);
+	if (!rc)
+		rc = smc_wr_modify_rts(qp, 0);
+	return rc;
 }
 
 /**
