@@ -621,6 +621,10 @@ smc_lib_hook_conns()
 		echo "$role ($where): link groups in use, connections: $got"
 		if [ "$got" != "$SMC_HOOK_LGRS $n" ]; then
 			echo "FAIL expected $SMC_HOOK_LGRS link groups with $n connections"
+			# what else holds a connection there, to tell why
+			smc_lib_on "$where" "$(smc_lib_q "$SMC_LIB_SMCSS" -a -d -W)" 2>&1 |
+				grep -v -e ":$port " -e "^State" | head -n 10 |
+				sed "s/^/  other socket ($where): /"
 			rc=1
 		fi
 	done

@@ -31,7 +31,29 @@ run_conns()
 	local SMC_HOOK_LGRS=$4
 
 	export SMC_HOOK_LGRS
-	smc_lib_pair "$SMC_LIB_CONNS_TEST" "$1" args args
+	smc_lib_pair "$SMC_LIB_CONNS_TEST" "$1" args args || return 1
+	conns_gone local && conns_gone peer
+}
+
+# conns_gone <local|peer>: every connection has left the host's link
+# groups once both ends closed; polled, bounded (closes run in works)
+# shellcheck disable=SC2317 # called from run_conns, through smc_lib_run
+conns_gone()
+{
+	local _ use
+
+	for _ in $(seq 100); do
+		use="$(smc_lib_lgr_use "$1" CLNT) $(smc_lib_lgr_use "$1" SERV)"
+		case $use in
+		"0 0 0 0") return 0 ;;
+		esac
+		sleep 0.2
+	done
+	echo "FAIL $1: connections left in link groups after the run" \
+		"(client groups/conns, server groups/conns): $use"
+	smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCSS" -a -d -W)" 2>&1 |
+		grep -v "^State" | head -n 10 | sed "s/^/  $1: /"
+	return 1
 }
 
 # shellcheck disable=SC2317 # called through smc_lib_run
