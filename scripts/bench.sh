@@ -22,7 +22,8 @@
 #   BENCH_TIMEOUT (the rig's hard limit), BENCH_OUT (results folder),
 #   BENCH_GEN (the workload generator, default tools/bench/smc_bench),
 #   BENCH_GEN_ARGS (more options for its server and client, e.g. --nodelay),
-#   BENCH_STRICT=1 (fail on invalid cells outside the smoke mode too).
+#   BENCH_STRICT=1 (fail on invalid cells outside the smoke mode too),
+#   BENCH_APPEND (more kernel command line for the rig, e.g. slub_debug).
 #
 # The exit status is 0 when the run produced its results; with
 # BENCH_SMOKE=1 or BENCH_STRICT=1 every SMC cell must also be SMC-R.
@@ -104,6 +105,7 @@ job=$(printf 'BENCH_%s=%q ' REPS "$reps" DURATION "$dur" WARMUP "$warm" \
 	GEN "$gen" GEN_ARGS "${BENCH_GEN_ARGS:-}")
 t0=$(date +%s)
 "$top/scripts/rig/rig.sh" run --cpus "$cpus" --mem "$mem" --timeout "$timeout" \
+	${BENCH_APPEND:+--append "$BENCH_APPEND"} \
 	--out "$res/rig" -- "${job}bash scripts/bench-guest.sh run"
 rig_rc=$?
 t1=$(date +%s)

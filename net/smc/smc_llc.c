@@ -561,6 +561,10 @@ static void smc_llc_rx_delete_link(struct smc_lgr_link *lnk,
 	bool all = m->flags & SMC_LLC_FLAG_DEL_LINK_ALL;
 
 	if (all) {
+		/* the peer ended the group: no new connection joins it */
+		spin_lock_bh(&lgr->lock);
+		lgr->terminating = true;
+		spin_unlock_bh(&lgr->lock);
 		/* a server confirms the end of the group on its links */
 		if (lgr->role == SMC_SERV)
 			smc_llc_send_delete_all(lgr, true, m->delete_link.reason);
@@ -754,10 +758,16 @@ static void smc_llc_link_down_cb(struct smc_link *wr, enum ib_wc_status st)
 {
 	struct smc_lgr_link *lnk = smc_llc_lnk(wr);
 
-	/* once per link: an administrator's only clue why connections reset */
-	pr_warn_ratelimited("link group %u link %u on %s lost: %s\n",
-			    lnk->lgr->id, lnk->link_id,
-			    dev_name(&wr->ibdev->dev), ib_wc_status_msg(st));
+	/*
+	 * Once per link: an administrator's only clue why connections
+	 * reset.  Not for a group that is ending anyway: a peer that ended
+	 * it does not wait for our DELETE_LINK answer to arrive.
+	 */
+	if (!READ_ONCE(lnk->lgr->terminating))
+		pr_warn_ratelimited("link group %u link %u on %s lost: %s\n",
+				    lnk->lgr->id, lnk->link_id,
+				    dev_name(&wr->ibdev->dev),
+				    ib_wc_status_msg(st));
 	smc_lgr_link_down(lnk);
 }
 
