@@ -14,9 +14,11 @@
 #include <linux/kref.h>
 #include <linux/module.h>
 #include <linux/rbtree.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 #include <net/ipv6.h>
 #include <rdma/ib_cache.h>
 
@@ -701,6 +703,64 @@ static void smc_data_no_slot(struct kunit *test)
 	dt_no_drops(test, b);
 }
 
+/* send slots given back from a work, as completions would free them */
+struct dt_slots_back {
+	struct work_struct work;
+	struct task_struct *waiter;
+	struct smc_link *lnk;
+	struct smc_wr_tx_slot **slots;
+	int n;
+};
+
+static void dt_slots_back_fn(struct work_struct *work)
+{
+	struct dt_slots_back *sb = container_of(work, struct dt_slots_back,
+						work);
+	unsigned long end = jiffies + DT_WAIT;
+
+	/* only once the test blocks in smc_conn_data_stop() */
+	while (task_is_running(sb->waiter) && time_before(jiffies, end))
+		schedule_timeout_uninterruptible(1);
+	while (sb->n)
+		smc_wr_send_slot_put(sb->lnk, sb->slots[--sb->n]);
+}
+
+/*
+ * A close's last CDC that found no free send slot waits in tx_work; the
+ * connection stopping right after (both sides closed) must still send
+ * it, as the peer waits for it.  The slots come back while the stop
+ * waits.
+ */
+static void smc_data_stop_sends_last_flags(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+	struct smc_wr_tx_slot *slots[SMC_WR_SEND_CNT_DEF];
+	struct dt_slots_back sb = {
+		.waiter = current,
+		.lnk = &a->lgr.lnk[0].wr,
+		.slots = slots,
+	};
+
+	dt_pair_up(test);
+	while (sb.n < ARRAY_SIZE(slots) &&
+	       !smc_wr_send_slot_get_nowait(sb.lnk, &slots[sb.n]))
+		sb.n++;
+	KUNIT_ASSERT_EQ(test, sb.n, sb.lnk->send_cnt);
+	KUNIT_EXPECT_EQ(test, smc_cdc_send_flags(&a->conn,
+						 SMC_CDC_CONN_CLOSED), 0);
+	KUNIT_EXPECT_TRUE(test, work_busy(&a->conn.tx_work.work));
+	INIT_WORK_ONSTACK(&sb.work, dt_slots_back_fn);
+	schedule_work(&sb.work);
+	smc_conn_data_stop(&a->conn);
+	flush_work(&sb.work);
+	destroy_work_on_stack(&sb.work);
+	KUNIT_EXPECT_GT(test, dt_wait(c, READ_ONCE(b->conn.peer_conn_flags) ==
+				      SMC_CDC_CONN_CLOSED), 0);
+	KUNIT_EXPECT_EQ(test, a->conn.tx_err, 0);
+	dt_no_drops(test, b);
+}
+
 /* feed @s the CDC @m as if it had arrived on its link */
 static void dt_inject_msg(struct dt_side *s, const struct smc_cdc_msg_info *m,
 			  unsigned int len)
@@ -849,6 +909,7 @@ static struct kunit_case smc_data_cases[] = {
 	KUNIT_CASE(smc_data_peek),
 	KUNIT_CASE(smc_data_urgent),
 	KUNIT_CASE(smc_data_no_slot),
+	KUNIT_CASE(smc_data_stop_sends_last_flags),
 	KUNIT_CASE(smc_data_bad_cdc),
 	KUNIT_CASE(smc_data_before_confirm),
 	KUNIT_CASE(smc_data_teardown_inflight),
