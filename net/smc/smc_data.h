@@ -72,6 +72,8 @@ int smc_tx_push(struct smc_connection *conn);
 void smc_tx_pending(struct smc_connection *conn);
 void smc_tx_sched(struct smc_connection *conn);
 void smc_tx_work(struct work_struct *work);
+int smc_tx_wq_init(void);
+void smc_tx_wq_exit(void);
 int smc_tx_outq(struct smc_connection *conn);
 
 /* smc_rx.c */

@@ -17,6 +17,7 @@
 #include <net/tcp.h>
 
 #include "smc.h"
+#include "smc_data.h"
 #include "smc_ib.h"
 #include "smc_lgr.h"
 
@@ -43,6 +44,9 @@ static int __init smc_init(void)
 	rc = smc_close_wq_init();
 	if (rc)
 		goto out_hs_wq;
+	rc = smc_tx_wq_init();
+	if (rc)
+		goto out_close_wq;
 	/* TCP adds the SMC option to SYNs of sockets that ask for it */
 	static_branch_inc(&tcp_have_smc);
 
@@ -108,6 +112,8 @@ out_proto:
 	proto_unregister(&smc_proto);
 out_hs:
 	static_branch_dec(&tcp_have_smc);
+	smc_tx_wq_exit();
+out_close_wq:
 	smc_close_wq_exit();
 out_hs_wq:
 	smc_hs_exit();
@@ -132,6 +138,7 @@ static void __exit smc_exit(void)
 	proto_unregister(&smc_proto6);
 	proto_unregister(&smc_proto);
 	static_branch_dec(&tcp_have_smc);
+	smc_tx_wq_exit();
 	smc_close_wq_exit();
 	smc_hs_exit();
 	smc_sysctl_exit();

@@ -11,6 +11,7 @@
 
 #include <linux/minmax.h>
 #include <linux/uio.h>
+#include <linux/workqueue.h>
 
 #include "smc_data.h"
 
@@ -23,6 +24,13 @@
 /* a retry when a CDC could not even be allocated */
 #define SMC_TX_RETRY_DELAY	1
 
+/*
+ * tx_work runs here: a close may wait for it (smc_conn_data_stop()) from
+ * the close and link-group workqueues, which are WQ_MEM_RECLAIM, and
+ * those may only wait for work of a workqueue that is so too.
+ */
+static struct workqueue_struct *smc_tx_wq;
+
 /**
  * smc_tx_sched() - let tx_work send what a push could not
  * @conn: the connection
@@ -34,7 +42,7 @@ void smc_tx_sched(struct smc_connection *conn)
 	if (test_bit(SMC_TX_STOPPED, &conn->tx_flags))
 		return;
 	conn->ops->hold(conn);
-	if (!schedule_delayed_work(&conn->tx_work, 0))
+	if (!queue_delayed_work(smc_tx_wq, &conn->tx_work, 0))
 		conn->ops->put(conn);
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_tx_sched);
@@ -253,7 +261,8 @@ void smc_tx_work(struct work_struct *work)
 		smc_wr_send_slot_put(&conn->lnk->wr, slot);
 	if (rc == -ENOMEM && !test_bit(SMC_TX_STOPPED, &conn->tx_flags)) {
 		/* the reference goes with the work */
-		if (schedule_delayed_work(&conn->tx_work, SMC_TX_RETRY_DELAY))
+		if (queue_delayed_work(smc_tx_wq, &conn->tx_work,
+				       SMC_TX_RETRY_DELAY))
 			return;
 	}
 out:
@@ -341,3 +350,25 @@ int smc_tx_outq(struct smc_connection *conn)
 	return conn->sndbuf_desc->len - atomic_read(&conn->sndbuf_space);
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_tx_outq);
+
+/**
+ * smc_tx_wq_init() - create the workqueue of tx_work
+ *
+ * Context: module init.
+ * Return: 0 or -ENOMEM.
+ */
+int smc_tx_wq_init(void)
+{
+	smc_tx_wq = alloc_workqueue("smc_tx", WQ_MEM_RECLAIM, 0);
+	return smc_tx_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * smc_tx_wq_exit() - destroy it; every connection is gone by now
+ *
+ * Context: module exit.
+ */
+void smc_tx_wq_exit(void)
+{
+	destroy_workqueue(smc_tx_wq);
+}
