@@ -112,42 +112,6 @@ EXPORT_SYMBOL_IF_KUNIT(smc_lgr_put);
 
 static void smc_lgr_free_work(struct work_struct *work);
 static void smc_lgr_terminate_work(struct work_struct *work);
-static struct smc_link_group *smc_lgr_alloc(struct net *net,
-					    enum smc_lgr_role role,
-					    u8 smc_version,
-					    const u8 *peer_systemid,
-					    unsigned short vlan_id);
-
-/**
- * smc_lgr_create() - a new link group, on the namespace's list
- * @net: network namespace of the TCP connection
- * @role: SMC_SERV or SMC_CLNT
- * @smc_version: SMC_CLC_V1 or SMC_CLC_V2
- * @peer_systemid: SMC_SYSTEMID_LEN bytes from CLC
- * @vlan_id: VLAN of the TCP connection
- *
- * The caller sets what CLC negotiated (max_conns, max_links, release,
- * peer_os, ...) before the group's first link is confirmed.
- *
- * Context: process context.
- * Return: the group with a reference for the caller, or NULL.
- */
-struct smc_link_group *smc_lgr_create(struct net *net, enum smc_lgr_role role,
-				      u8 smc_version, const u8 *peer_systemid,
-				      unsigned short vlan_id)
-{
-	struct smc_lgr_net *ln = smc_lgr_net(net);
-	struct smc_link_group *lgr;
-
-	lgr = smc_lgr_alloc(net, role, smc_version, peer_systemid, vlan_id);
-	if (!lgr)
-		return NULL;
-	spin_lock_bh(&ln->lock);
-	list_add_tail(&lgr->list, &ln->list);
-	spin_unlock_bh(&ln->lock);
-	return lgr;
-}
-EXPORT_SYMBOL_IF_KUNIT(smc_lgr_create);
 
 /* a new group, referenced for the list and the caller, not yet listed */
 static struct smc_link_group *smc_lgr_alloc(struct net *net,
@@ -202,6 +166,37 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net,
 	}
 	return lgr;
 }
+
+/**
+ * smc_lgr_create() - a new link group, on the namespace's list
+ * @net: network namespace of the TCP connection
+ * @role: SMC_SERV or SMC_CLNT
+ * @smc_version: SMC_CLC_V1 or SMC_CLC_V2
+ * @peer_systemid: SMC_SYSTEMID_LEN bytes from CLC
+ * @vlan_id: VLAN of the TCP connection
+ *
+ * The caller sets what CLC negotiated (max_conns, max_links, release,
+ * peer_os, ...) before the group's first link is confirmed.
+ *
+ * Context: process context.
+ * Return: the group with a reference for the caller, or NULL.
+ */
+struct smc_link_group *smc_lgr_create(struct net *net, enum smc_lgr_role role,
+				      u8 smc_version, const u8 *peer_systemid,
+				      unsigned short vlan_id)
+{
+	struct smc_lgr_net *ln = smc_lgr_net(net);
+	struct smc_link_group *lgr;
+
+	lgr = smc_lgr_alloc(net, role, smc_version, peer_systemid, vlan_id);
+	if (!lgr)
+		return NULL;
+	spin_lock_bh(&ln->lock);
+	list_add_tail(&lgr->list, &ln->list);
+	spin_unlock_bh(&ln->lock);
+	return lgr;
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_create);
 
 /*
  * A link of @lgr in @state the connection described by @m may use;

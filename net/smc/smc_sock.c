@@ -149,11 +149,6 @@ void smc_sock_destruct_check(struct sock *sk)
 		  "smc: sock freed with its connection in a link group\n");
 }
 
-static void smc_sock_destruct(struct sock *sk)
-{
-	smc_sock_destruct_check(sk);
-}
-
 /**
  * smc_sock_alloc() - allocate an SMC sock and attach it to @sock
  * @net: network namespace of the new socket
@@ -182,7 +177,7 @@ struct sock *smc_sock_alloc(struct net *net, struct socket *sock,
 
 	sock_init_data(sock, sk);
 	sk->sk_protocol = protocol;
-	sk->sk_destruct = smc_sock_destruct;
+	sk->sk_destruct = smc_sock_destruct_check;
 	smc_sock_setup(sk);
 	return sk;
 }
