@@ -96,6 +96,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "smc_json.h"
+
 #ifndef AF_SMC
 #define AF_SMC			43
 #endif
@@ -915,18 +917,7 @@ static void json_key(const char *key)
 static void json_string(const char *key, const char *s)
 {
 	json_key(key);
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
+	smc_json_str(s);
 }
 
 static void json_uint(const char *key, unsigned long long v)

@@ -15,6 +15,7 @@
 #include <linux/smc.h>
 
 #include "smc_genl.h"
+#include "smc_json.h"
 
 #ifndef SMC_TOOLS_VERSION
 #define SMC_TOOLS_VERSION "0.1"
@@ -47,22 +48,6 @@ static void usage(FILE *f)
 		prog);
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static int print_entry(const struct nlattr *attrs, int len, uint8_t cmd,
 		       void *arg)
 {
@@ -84,11 +69,11 @@ static int print_entry(const struct nlattr *attrs, int len, uint8_t cmd,
 		return 0;
 	}
 	printf("%s{\"pnetid\":", json_count++ ? ",\n  " : "\n  ");
-	json_str(smc_genl_str(tb[SMC_PNETID_NAME]));
+	smc_json_str(smc_genl_str(tb[SMC_PNETID_NAME]));
 	printf(",\"ethname\":");
-	json_str(smc_genl_str(tb[SMC_PNETID_ETHNAME]));
+	smc_json_str(smc_genl_str(tb[SMC_PNETID_ETHNAME]));
 	printf(",\"ibname\":");
-	json_str(smc_genl_str(tb[SMC_PNETID_IBNAME]));
+	smc_json_str(smc_genl_str(tb[SMC_PNETID_IBNAME]));
 	printf(",\"ibport\":%u}",
 	       (unsigned int)smc_genl_uint(tb[SMC_PNETID_IBPORT]));
 	return 0;
