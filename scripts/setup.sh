@@ -13,6 +13,7 @@
 #      kbuild into the cache and unpacks the image with dpkg -x;
 #   3. builds a Debian build chroot with the compiler the kernel wants
 #      (gcc-14 for 6.12) and the kernel headers, with mmdebstrap;
+#      It also installs the rig's emulator (trixie's QEMU) into that chroot;
 #   4. extracts checkpatch.pl from the matching linux-source package;
 #   5. writes $SMC_CACHE/env-$KVER.sh, which the Makefile and the rig read.
 #
@@ -141,6 +142,34 @@ fi
 [ -d "$chroot_dir/usr/src/linux-headers-$rel" ] ||
 	die "chroot lacks /usr/src/linux-headers-$rel"
 
+# --- 3b. the rig's emulator ------------------------------------------------
+# Bookworm's QEMU 7.2 TCG has been seen to hand an x86_64 guest impossible
+# RFLAGS under rxe load (reserved bits set, TF among them: a double fault
+# in the guest), and its virtio-net-ccw gives 6.12 s390x guests no L2 link.
+# The rig therefore runs trixie's QEMU, installed into the trixie chroot
+# and started from the host through the chroot's own dynamic loader
+# (scripts/rig/qemu.sh), so paths stay the host's.
+qemu_root=
+if [ "$suite" = trixie ]; then
+	qemu_root=$chroot_dir
+	qemu_pkgs="qemu-system-x86 qemu-system-s390x"
+	if [ "$(cat "$chroot_dir/.qemu" 2>/dev/null)" != "$qemu_pkgs" ]; then
+		log "installing $qemu_pkgs into the $suite chroot"
+		# shellcheck disable=SC2016,SC2086
+		unshare -m --propagation private /bin/sh -c '
+			set -e
+			mount -t proc proc "$1/proc"
+			mount --bind /dev "$1/dev"
+			chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+				DEBIAN_FRONTEND=noninteractive /bin/sh -c "
+				apt-get update -qq &&
+				apt-get install -y -qq --no-install-recommends $2"
+		' sh "$chroot_dir" "$qemu_pkgs" >"$CACHE/qemu-install.log" 2>&1 ||
+			{ cat "$CACHE/qemu-install.log" >&2; die "QEMU install failed"; }
+		echo "$qemu_pkgs" >"$chroot_dir/.qemu"
+	fi
+fi
+
 # --- 4. checkpatch from the matching source package ------------------------
 cpdir=$CACHE/checkpatch-$KVER
 srctar=$CACHE/src/$src_pkg.tar.xz
@@ -178,6 +207,7 @@ SMC_MODDIR=$mdir
 SMC_CHROOT=$chroot_dir
 SMC_KDIR=/usr/src/linux-headers-$rel
 SMC_CHECKPATCH=$cpdir/scripts/checkpatch.pl
+SMC_QEMU_ROOT=$qemu_root
 EOF
 mv "$envf.tmp" "$envf"
 log "ready: $envf"

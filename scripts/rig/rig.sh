@@ -21,6 +21,9 @@
 #   --allow-splat   do not fail the run on kernel warnings (for the
 #                   splat detector's own test, which expects them)
 #
+# SMC_RIG_QEMU=host in the environment runs the host's QEMU instead of
+# trixie's from the build chroot (see scripts/setup.sh, step 3b).
+#
 # Each host boots Debian's stock kernel from scripts/setup.sh, shares the
 # host's root read-only over 9p and has three virtio-net links carried by
 # QEMU UDP sockets on 127.0.0.1: mgmt (agent), net1 and net2 (data, one
@@ -63,7 +66,7 @@ done
 case "$mode" in
 run) [ $# -gt 0 ] || { echo "rig: run needs a command" >&2; exit 2; } ;;
 shell) ;;
-*) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+*) sed -n '3,33p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
 
 # the kernel, its module tree and the build of our module that fits it;
@@ -84,6 +87,12 @@ out=$(cd "$out" && pwd)
 rm -f "$out"/rc "$out"/test-start "$out"/console-*.log "$out"/tainted-* "$out"/splat
 
 make -s -C "$here" rigd
+
+# trixie's QEMU from the chroot (scripts/rig/qemu.sh); SMC_RIG_QEMU=host
+# runs the host's own QEMU instead, for comparison
+[ "${SMC_RIG_QEMU:-}" = host ] && SMC_QEMU_ROOT=
+export SMC_QEMU_ROOT=${SMC_QEMU_ROOT:-}
+"$here/qemu.sh" x86_64 --version | head -n 1 >"$out/qemu-version"
 
 # initramfs, cached per kernel release and init script
 initrd=$CACHE/initramfs-$SMC_KREL-$(cat "$here/initramfs-init" "$here/mkinitramfs.sh" | md5sum | cut -c1-8).cpio.gz
@@ -125,7 +134,7 @@ base=$(pick_base)
 qemu_host() {	# qemu_host A|B  -> fills the array Q with QEMU's argv
 	local host=$1 h me peer l
 	[ "$host" = A ] && h=1 || h=2
-	Q=(timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -cpu max
+	Q=(timeout -k 10 "$timeout" "$here/qemu.sh" x86_64 -accel tcg -cpu max
 	   -smp "$cpus" -m "$mem" -nographic -no-reboot -nodefaults
 	   -kernel "$SMC_VMLINUZ" -initrd "$initrd"
 	   -append "console=ttyS0 panic=-1 loglevel=6 rig.host=$host rig.nhosts=$nhosts rig.repo=$repo rig.out=$out rig.kmods=$SMC_MODDIR rig.kernel=$kernel rig.ours=$ours $append"
