@@ -5,6 +5,9 @@
 #   make            build net/smc/smc.ko, smc_diag.ko and the tools
 #   make module-debug  the same modules plus smc_kunit.ko for the rig's
 #                   debug kernel, in out/debug/net/smc
+#   make module-s390x  the modules cross-built for s390x
+#   make tools-s390x   the tools and test programs for s390x (both land in
+#                   out/s390x/overlay, see below)
 #   make check      run every test on the QEMU rig (see README.md)
 #   make demo       boot two hosts and show an AF_SMC application
 #   make bench      benchmark TCP, our SMC-R, the distro's SMC-R, rsocket
@@ -21,8 +24,9 @@ export KVER SMC_CACHE
 
 ENVF := $(SMC_CACHE)/env-$(KVER).sh
 W ?= 1
+C ?= 1
 
-.PHONY: all setup module module-debug tools check demo install clean checkpatch bench
+.PHONY: all setup module module-debug module-s390x tools tools-s390x check demo install clean checkpatch bench
 
 all: module tools
 
@@ -52,6 +56,44 @@ module-debug:
 	cp -p net/smc/Kbuild $(DEBUG_SRC) $(DEBUG_OUT)/ && \
 	CHROOT_BIND=$$SMC_DEBUG_DIR scripts/chroot-run.sh make -C $$SMC_KDIR \
 		M=/src/$(DEBUG_OUT) W=$(W) CONFIG_SMC_KUNIT_TEST=m modules
+
+# s390x, cross-built in the amd64 chroot (SMC_ARCH=s390x scripts/setup.sh
+# fetches the s390x kernel, its headers and the cross compiler).  Sources
+# are copied to out/s390x/src and built there; only the results land in
+# out/s390x/overlay, at their paths in this tree, which an s390x rig host
+# lays over the repository so that tests find its binaries where they
+# look.  The tools link against the glibc of the s390x rig root.  C=1 keeps sparse's endianness checks on: big-endian is where they
+# matter.
+S390X_SRC := out/s390x/src
+S390X_OVL := out/s390x/overlay
+S390X_TOOLS := scripts/rig tools/smc tools/bench tools/testing/selftests/net/smc
+S390X_ENV = . $(SMC_CACHE)/env-$(KVER)-s390x.sh
+module-s390x:
+	SMC_ARCH=s390x scripts/setup.sh >/dev/null
+	rm -rf $(S390X_SRC)/net && mkdir -p $(S390X_SRC)/net/smc $(S390X_OVL)/net/smc
+	cp -p net/smc/Kbuild $(DEBUG_SRC) $(S390X_SRC)/net/smc/
+	$(S390X_ENV) && scripts/chroot-run.sh make -C $$SMC_KDIR \
+		M=/src/$(S390X_SRC)/net/smc ARCH=$$SMC_KARCH \
+		CROSS_COMPILE=$$SMC_CROSS W=$(W) C=$(C) modules
+	cp $(S390X_SRC)/net/smc/*.ko $(S390X_OVL)/net/smc/
+
+tools-s390x:
+	SMC_ARCH=s390x scripts/setup.sh >/dev/null
+	rm -rf $(S390X_SRC)/tools $(S390X_SRC)/include $(S390X_SRC)/scripts
+	mkdir -p $(S390X_SRC)/scripts
+	cp -r tools include $(S390X_SRC)/
+	cp -r scripts/rig $(S390X_SRC)/scripts/
+	$(S390X_ENV) && CHROOT_BIND=$$SMC_ROOTFS scripts/chroot-run.sh sh -c \
+		'for d in $(S390X_TOOLS); do \
+			make -s -B -C /src/$(S390X_SRC)/$$d \
+				CC="$${0}gcc --sysroot=$$1" || exit 1; \
+		done' $$SMC_CROSS $$SMC_ROOTFS
+	cd $(S390X_SRC) && for d in $(S390X_TOOLS); do \
+		for f in $$d/*; do \
+			file -b "$$f" | grep -Eq '^ELF.*(executable|shared object)' || continue; \
+			mkdir -p ../overlay/$$d && cp -p "$$f" ../overlay/$$d/; \
+		done; \
+	done
 
 tools:
 	$(MAKE) -C scripts/rig

@@ -4,8 +4,9 @@
 # make check: every test of the project, on a fresh or warm machine.
 #
 #   1. set-up (idempotent) and build;
-#   2. static gates: W=1 C=1 build without warnings, checkpatch --strict,
-#      kernel-doc, shellcheck;
+#   2. static gates: W=1 C=1 build without warnings, the same for the s390x
+#      cross build (module and tools), checkpatch --strict, kernel-doc and
+#      the shell linter;
 #   3. the rig's splat detector must fail a run whose kernel WARNs
 #      (smc/inject_warn), and pass the same boot without it;
 #   4. the selftests on the two-host rig (ours on both hosts, interop with
@@ -84,6 +85,33 @@ rc=$?
 [ $rc = 0 ] || indent <"$logdir/tools.log" | tail -n 30
 result $rc "tools and selftest programs build with -Werror" $(($(ms) - t))
 built=$rc
+
+# -- the s390x cross build: big-endian, so sparse's endian checks count --------
+if [[ " $parts " == *" static "* ]]; then
+	t=$(ms)
+	make -s module-s390x >"$logdir/build-s390x.log" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && grep -Eiq 'warning:|error:' "$logdir/build-s390x.log"; then
+		rc=1
+	fi
+	for m in smc smc_diag; do
+		file "out/s390x/overlay/net/smc/$m.ko" 2>/dev/null |
+			grep -q 'ELF 64-bit MSB relocatable, IBM S/390' || rc=1
+	done
+	[ $rc = 0 ] || grep -Ei -A3 'warning:|error:' "$logdir/build-s390x.log" |
+		head -n 40 | indent
+	result $rc "smc.ko and smc_diag.ko cross-build for s390x with W=1 C=1 and no warnings" $(($(ms) - t))
+
+	t=$(ms)
+	make -s tools-s390x >"$logdir/tools-s390x.log" 2>&1
+	rc=$?
+	for b in scripts/rig/rigd tools/smc/smcss tools/smc/smc_pnet tools/smc/smcr \
+		 tools/bench/smc_bench tools/testing/selftests/net/smc/smc_data_test; do
+		file "out/s390x/overlay/$b" 2>/dev/null | grep -q 'MSB.*IBM S/390' || rc=1
+	done
+	[ $rc = 0 ] || indent <"$logdir/tools-s390x.log" | tail -n 30
+	result $rc "tools, selftest programs and rigd cross-build for s390x with -Werror" $(($(ms) - t))
+fi
 
 if [[ " $parts " == *" static "* ]]; then
 	t=$(ms)

@@ -5,6 +5,10 @@
 # x86_64 machine, idempotently.  A warm second run takes seconds.
 #
 #   KVER=6.12 (default, Debian 13) or KVER=6.1 (Debian 12) picks the target.
+#   SMC_ARCH=amd64 (default) or s390x picks its architecture.  An s390x
+#   target is cross-built in the amd64 chroot: its headers and the amd64
+#   kbuild tools are unpacked into that chroot next to a cross compiler,
+#   and its env file is env-$KVER-s390x.sh.
 #
 # What it does:
 #   1. installs the host packages (qemu, mmdebstrap, busybox, rdma tools ...);
@@ -21,7 +25,8 @@
 set -euo pipefail
 
 KVER=${KVER:-6.12}
-ARCH=${ARCH:-amd64}
+# not ARCH: the kernel's own ARCH (x86, s390) may be in the environment
+DARCH=${SMC_ARCH:-amd64}
 CACHE=${SMC_CACHE:-$HOME/.cache/smc-r}
 
 log() { printf '[setup] %s\n' "$*" >&2; }
@@ -32,12 +37,23 @@ case "$KVER" in
 6.1)	suite=bookworm; abi_re='6\.1\.0-[0-9]+';      cc=gcc-12 ;;
 *)	die "unknown KVER=$KVER (6.12 or 6.1)" ;;
 esac
+# the image package's suffix, the kernel's ARCH and the cross prefix
+case "$DARCH" in
+amd64)	img_sfx=-unsigned; karch=x86;  cross= ;;
+s390x)	img_sfx=;          karch=s390; cross=s390x-linux-gnu- ;;
+*)	die "unknown SMC_ARCH=$DARCH (amd64 or s390x)" ;;
+esac
 
 [ "$(id -u)" = 0 ] || die "run as root (apt, mmdebstrap and chroot need it)"
 mkdir -p "$CACHE"
 
+# a foreign target builds in the host's chroot for the same kernel line
+if [ "$DARCH" != amd64 ]; then
+	SMC_ARCH=amd64 "$0" >/dev/null
+fi
+
 # --- 1. host packages ------------------------------------------------------
-host_pkgs=(qemu-system-x86 qemu-utils mmdebstrap busybox-static rdma-core
+host_pkgs=(qemu-system-x86 qemu-utils mmdebstrap busybox-static rdma-core file
 	   ibverbs-utils perftest iproute2 kmod xz-utils zstd cpio
 	   ca-certificates shellcheck codespell sparse make gcc libc6-dev
 	   util-linux procps iputils-ping bc binutils socat iperf3 curl python3
@@ -55,7 +71,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # --- 2. private apt view of the target suite --------------------------------
-aptdir=$CACHE/apt-$suite-$ARCH
+aptdir=$CACHE/apt-$suite-$DARCH
 mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial" "$aptdir/etc"
 cat >"$aptdir/etc/sources.list" <<EOF
 deb http://deb.debian.org/debian $suite main
@@ -63,45 +79,86 @@ deb http://deb.debian.org/debian $suite-updates main
 deb http://deb.debian.org/debian-security $suite-security main
 EOF
 : >"$aptdir/status"
-apt_priv=(-o "Dir::Etc::SourceList=$aptdir/etc/sources.list"
-	  -o Dir::Etc::SourceParts=/dev/null
-	  -o "Dir::State::Lists=$aptdir/lists"
-	  -o "Dir::State::status=$aptdir/status"
-	  -o "Dir::Cache=$aptdir/cache"
-	  -o "APT::Architecture=$ARCH" -o "APT::Architectures=$ARCH"
-	  -o Debug::NoLocking=1)
+apt_view() {	# apt_view DIR ARCH: apt-get options for that private view
+	printf '%s\n' -o "Dir::Etc::SourceList=$1/etc/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null \
+		-o "Dir::State::Lists=$1/lists" -o "Dir::State::status=$1/status" \
+		-o "Dir::Cache=$1/cache" \
+		-o "APT::Architecture=$2" -o "APT::Architectures=$2" \
+		-o Debug::NoLocking=1
+}
+mapfile -t apt_priv < <(apt_view "$aptdir" "$DARCH")
+# the host's view, from the amd64 run above, for the kbuild tools
+mapfile -t host_apt < <(apt_view "$CACHE/apt-$suite-amd64" amd64)
 
 # Refresh the index once a day; a warm run within the day stays offline.
 stamp=$aptdir/updated
 if [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
 	log "refreshing the private $suite package index"
-	apt-get "${apt_priv[@]}" -qq update
+	# the mirror's foreign-architecture indices of the update suites are
+	# sometimes caught mid-sync; what main has is enough for those
+	if ! apt-get "${apt_priv[@]}" -qq update; then
+		[ "$DARCH" != amd64 ] || die "apt-get update failed"
+		log "some $DARCH indices failed; going on with what arrived"
+	fi
 	touch "$stamp"
 fi
 
-flavour=$ARCH
-rel=$(apt-cache "${apt_priv[@]}" pkgnames linux-image- |
-	sed -nE "s/^linux-image-($abi_re-$flavour)-unsigned\$/\\1/p" |
-	sort -V | tail -n 1)
-[ -n "$rel" ] || die "no linux-image-$KVER*-$flavour-unsigned in $suite"
-log "target kernel: $rel"
-
 debdir=$CACHE/debs
 mkdir -p "$debdir"
-fetch() {	# fetch PKG: download the newest PKG .deb into $debdir once
+try_fetch() {	# try_fetch PKG [APT-OPTS...]: the newest PKG .deb, once
 	local pkg=$1 ver
-	ver=$(apt-cache "${apt_priv[@]}" show --no-all-versions "$pkg" |
+	shift
+	[ $# -gt 0 ] || set -- "${apt_priv[@]}"
+	ver=$(apt-cache "$@" show --no-all-versions "$pkg" 2>/dev/null |
 		sed -n 's/^Version: //p' | head -n 1)
-	[ -n "$ver" ] || die "package $pkg not found in $suite"
+	[ -n "$ver" ] || return 1
 	local debs=("$debdir/${pkg}_${ver//:/%3a}_"*.deb)
 	if [ ! -e "${debs[0]}" ]; then
 		log "downloading $pkg $ver"
-		(cd "$debdir" && apt-get "${apt_priv[@]}" -qq download "$pkg=$ver")
+		(cd "$debdir" && apt-get "$@" -qq download "$pkg=$ver") ||
+			return 1
 		debs=("$debdir/${pkg}_${ver//:/%3a}_"*.deb)
 	fi
 	echo "${debs[0]}"
 }
-image_deb=$(fetch "linux-image-$rel-unsigned")
+fetch() {	# fetch PKG: as try_fetch, but it must work
+	try_fetch "$1" || die "cannot download $1 from $suite"
+}
+
+# the newest kernel whose packages the mirror really serves: a foreign
+# architecture's pool can lag behind its index
+cands=$(apt-cache "${apt_priv[@]}" pkgnames linux-image- |
+	sed -nE "s/^linux-image-($abi_re-$DARCH)$img_sfx\$/\\1/p" | sort -rV)
+[ -n "$cands" ] || die "no linux-image-$KVER*-$DARCH$img_sfx in $suite"
+# the choice holds until the index is refreshed
+relf=$aptdir/rel
+rel=
+if [ -s "$relf" ] && [ "$relf" -nt "$stamp" ]; then
+	read -r rel <"$relf"
+	printf '%s\n' "$cands" | grep -qxF "$rel" && cands=$rel
+	rel=
+fi
+for r in $cands; do
+	if [ "$DARCH" = amd64 ]; then
+		rel=$r
+		break
+	fi
+	# the headers, their common part and the host's kbuild tools too
+	abi=${r%-"$DARCH"}
+	if try_fetch "linux-image-$r" >/dev/null &&
+	   try_fetch "linux-headers-$r" >/dev/null &&
+	   try_fetch "linux-headers-$abi-common" >/dev/null &&
+	   try_fetch "linux-kbuild-$abi" "${host_apt[@]}" >/dev/null; then
+		rel=$r
+		break
+	fi
+	log "$r is not fully on the mirror; trying an older one"
+done
+[ -n "$rel" ] || die "no $DARCH kernel of $KVER can be downloaded"
+echo "$rel" >"$relf"
+log "target kernel: $rel"
+image_deb=$(fetch "linux-image-$rel$img_sfx")
 src_pkg=linux-source-${KVER}
 
 kdir=$CACHE/kernel/$rel
@@ -123,14 +180,28 @@ vmlinuz=$kdir/boot/vmlinuz-$rel
 [ -f "$vmlinuz" ] || die "no $vmlinuz in the image package"
 
 # --- 3. build chroot -------------------------------------------------------
-chroot_dir=$CACHE/chroot-$suite-$ARCH
+chroot_dir=$CACHE/chroot-$suite-amd64
+chroot_apt() {	# chroot_apt "PKG ...": apt-get install inside the chroot
+	# shellcheck disable=SC2016
+	unshare -m --propagation private /bin/sh -c '
+		set -e
+		mount -t proc proc "$1/proc"
+		mount --bind /dev "$1/dev"
+		chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			DEBIAN_FRONTEND=noninteractive /bin/sh -c "
+			apt-get update -qq &&
+			apt-get install -y -qq --no-install-recommends $2"
+	' sh "$chroot_dir" "$1" >"$CACHE/chroot-apt.log" 2>&1 ||
+		{ cat "$CACHE/chroot-apt.log" >&2; die "apt-get install $1 failed"; }
+}
+if [ "$DARCH" = amd64 ]; then
 chroot_pkgs="$cc,make,libc6-dev,bc,bison,flex,libelf-dev,libssl-dev,kmod,xz-utils,sparse,perl,python3,linux-headers-$rel"
 want="$chroot_pkgs"
 if [ ! -e "$chroot_dir/.done" ] || [ "$(cat "$chroot_dir/.done")" != "$want" ]; then
 	log "building the $suite build chroot ($cc, headers $rel)"
 	rm -rf "$chroot_dir"
 	mmdebstrap --quiet --variant=apt --include="$chroot_pkgs" \
-		--architectures="$ARCH" "$suite" "$chroot_dir" \
+		--architectures=amd64 "$suite" "$chroot_dir" \
 		"deb http://deb.debian.org/debian $suite main" \
 		"deb http://deb.debian.org/debian $suite-updates main" \
 		"deb http://deb.debian.org/debian-security $suite-security main"
@@ -138,6 +209,26 @@ if [ ! -e "$chroot_dir/.done" ] || [ "$(cat "$chroot_dir/.done")" != "$want" ]; 
 	ln -sf "$cc" "$chroot_dir/usr/bin/gcc"
 	mkdir -p "$chroot_dir/src"
 	echo "$want" >"$chroot_dir/.done"
+fi
+else
+	# The foreign headers and the host kbuild they link to are unpacked,
+	# not installed: dpkg in the chroot knows only amd64.
+	cross_pkgs="gcc-$DARCH-linux-gnu"
+	if [ "$(cat "$chroot_dir/.cross-$DARCH" 2>/dev/null)" != "$cross_pkgs" ]; then
+		log "installing $cross_pkgs into the $suite chroot"
+		chroot_apt "$cross_pkgs"
+		echo "$cross_pkgs" >"$chroot_dir/.cross-$DARCH"
+	fi
+	abi=${rel%-"$DARCH"}
+	if [ ! -e "$chroot_dir/usr/src/linux-headers-$rel/.done" ]; then
+		log "unpacking the $rel headers into the chroot"
+		for d in "$(fetch "linux-headers-$abi-common")" \
+			 "$(fetch "linux-headers-$rel")" \
+			 "$(try_fetch "linux-kbuild-$abi" "${host_apt[@]}")"; do
+			dpkg -x "$d" "$chroot_dir"
+		done
+		touch "$chroot_dir/usr/src/linux-headers-$rel/.done"
+	fi
 fi
 [ -d "$chroot_dir/usr/src/linux-headers-$rel" ] ||
 	die "chroot lacks /usr/src/linux-headers-$rel"
@@ -155,25 +246,39 @@ if [ "$suite" = trixie ]; then
 	qemu_pkgs="qemu-system-x86 qemu-system-s390x"
 	if [ "$(cat "$chroot_dir/.qemu" 2>/dev/null)" != "$qemu_pkgs" ]; then
 		log "installing $qemu_pkgs into the $suite chroot"
-		# shellcheck disable=SC2016,SC2086
-		unshare -m --propagation private /bin/sh -c '
-			set -e
-			mount -t proc proc "$1/proc"
-			mount --bind /dev "$1/dev"
-			chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-				DEBIAN_FRONTEND=noninteractive /bin/sh -c "
-				apt-get update -qq &&
-				apt-get install -y -qq --no-install-recommends $2"
-		' sh "$chroot_dir" "$qemu_pkgs" >"$CACHE/qemu-install.log" 2>&1 ||
-			{ cat "$CACHE/qemu-install.log" >&2; die "QEMU install failed"; }
+		chroot_apt "$qemu_pkgs"
 		echo "$qemu_pkgs" >"$chroot_dir/.qemu"
+	fi
+fi
+
+# --- 3c. a foreign rig host's root --------------------------------------------
+# An amd64 rig host runs on the host's own root (over 9p); an s390x host
+# needs s390x programs: the packages the rig and the tests use, unpacked
+# (mmdebstrap's extract variant runs nothing, so no s390x emulation is
+# needed).  Bookworm's, because this mirror's trixie s390x pool lags its
+# index; the kernel and modules are still the target's.  Its libc6-dev is
+# the sysroot the s390x tools are linked against, so that they run on
+# this root's glibc.
+rootfs=
+if [ "$DARCH" != amd64 ]; then
+	rootfs=$CACHE/rootfs-bookworm-$DARCH
+	root_pkgs="bash,dash,coreutils,findutils,diffutils,grep,sed,gawk,gzip,tar,procps,util-linux,mount,kmod,hostname,iproute2,iputils-ping,python3,iperf3,socat,make,busybox-static,libc-bin,libc6-dev,rdma-core,ibverbs-utils,perftest"
+	if [ "$(cat "$rootfs/.done" 2>/dev/null)" != "$root_pkgs" ]; then
+		log "unpacking a bookworm $DARCH root for the rig"
+		rm -rf "$rootfs"
+		mmdebstrap --quiet --variant=extract --architectures="$DARCH" \
+			--include="$root_pkgs" bookworm "$rootfs" \
+			"deb http://deb.debian.org/debian bookworm main"
+		# what maintainer scripts would have made: alternatives
+		ln -sf gawk "$rootfs/usr/bin/awk"
+		echo "$root_pkgs" >"$rootfs/.done"
 	fi
 fi
 
 # --- 4. checkpatch from the matching source package ------------------------
 cpdir=$CACHE/checkpatch-$KVER
 srctar=$CACHE/src/$src_pkg.tar.xz
-if [ ! -e "$cpdir/.done" ] || [ ! -f "$srctar" ]; then
+if [ "$DARCH" = amd64 ] && { [ ! -e "$cpdir/.done" ] || [ ! -f "$srctar" ]; }; then
 	src_deb=$(fetch "$src_pkg")
 	log "extracting checkpatch.pl from $(basename "$src_deb")"
 	tmp=$(mktemp -d)
@@ -196,6 +301,7 @@ fi
 
 # --- 5. environment file -----------------------------------------------------
 envf=$CACHE/env-$KVER.sh
+[ "$DARCH" = amd64 ] || envf=$CACHE/env-$KVER-$DARCH.sh
 cat >"$envf.tmp" <<EOF
 # generated by scripts/setup.sh; do not edit
 SMC_KVER=$KVER
@@ -208,6 +314,10 @@ SMC_CHROOT=$chroot_dir
 SMC_KDIR=/usr/src/linux-headers-$rel
 SMC_CHECKPATCH=$cpdir/scripts/checkpatch.pl
 SMC_QEMU_ROOT=$qemu_root
+SMC_DARCH=$DARCH
+SMC_KARCH=$karch
+SMC_CROSS=$cross
+SMC_ROOTFS=$rootfs
 EOF
 mv "$envf.tmp" "$envf"
 log "ready: $envf"
