@@ -5,15 +5,18 @@
 # host's root over virtio-9p, under a RAM overlay, needs.  Its /init mounts the shares and hands
 # over to scripts/rig/guest-init.sh on the shared root.
 #
-#   mkinitramfs.sh KREL MODDIR OUT.cpio.gz
+#   mkinitramfs.sh KREL MODDIR OUT.cpio.gz [BUSYBOX]
+#
+# BUSYBOX is a static busybox of the guest's architecture (the host's by
+# default).
 set -euo pipefail
-krel=$1 moddir=$2 out=$3
+krel=$1 moddir=$2 out=$3 busybox=${4:-/bin/busybox}
 here=$(cd "$(dirname "$0")" && pwd)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"/{bin,dev,proc,sys,newroot,mods}
-cp /bin/busybox "$tmp/bin/busybox"
+cp "$busybox" "$tmp/bin/busybox"
 
 # Module load order from the kernel's own dependency data.
 base=${moddir%/lib/modules/"$krel"}

@@ -14,6 +14,12 @@
 #   --mem MB        memory per host (default 1536)
 #   --cpus N        vCPUs per host (default 1)
 #   --append ARGS   extra kernel command line
+#   --arch SPEC     amd64 (default), s390x, A=s390x or B=s390x: the
+#                   architecture of both hosts or of one; an s390x host
+#                   boots Debian's s390x kernel on QEMU's s390-ccw-virtio
+#                   with the s390x root of "SMC_ARCH=s390x setup.sh" and
+#                   out/s390x/overlay (make module-s390x tools-s390x)
+#                   laid over the repository
 #   --kernel K      stock (default: Debian's kernel) or debug (the KASAN,
 #                   lockdep, kmemleak and KUnit kernel of
 #                   scripts/debug-kernel.sh, with our module from
@@ -45,6 +51,7 @@ envf=$CACHE/env-$KVER.sh
 mode=${1:-}
 shift || true
 on=A nhosts=2 timeout=1800 mem=1536 cpus=1 append='' allow_splat=0
+arch_A=amd64 arch_B=amd64
 kernel=stock
 out=$repo/out/rig-$(date +%Y%m%d-%H%M%S)-$$
 while [ $# -gt 0 ]; do
@@ -57,6 +64,13 @@ while [ $# -gt 0 ]; do
 	--cpus) cpus=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--kernel) kernel=$2; shift 2 ;;
+	--arch)	case "$2" in
+		amd64|s390x) arch_A=$2 arch_B=$2 ;;
+		A=amd64|A=s390x) arch_A=${2#A=} ;;
+		B=amd64|B=s390x) arch_B=${2#B=} ;;
+		*) echo "rig: --arch takes amd64, s390x, A=s390x or B=s390x" >&2; exit 2 ;;
+		esac
+		shift 2 ;;
 	--allow-splat) allow_splat=1; shift ;;
 	--) shift; break ;;
 	-*) echo "rig: unknown option $1" >&2; exit 2 ;;
@@ -66,11 +80,13 @@ done
 case "$mode" in
 run) [ $# -gt 0 ] || { echo "rig: run needs a command" >&2; exit 2; } ;;
 shell) ;;
-*) sed -n '3,33p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+*) sed -n '3,39p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
 
 # the kernel, its module tree and the build of our module that fits it;
 # guest-init.sh exports rig.ours as SMC_LIB_OURS for the selftests
+[ "$kernel" = debug ] && [ "$arch_A$arch_B" != amd64amd64 ] &&
+	{ echo "rig: the debug kernel is amd64 only" >&2; exit 2; }
 case "$kernel" in
 stock)	ours=$repo/net/smc ;;
 debug)	# shellcheck source=/dev/null
@@ -94,9 +110,34 @@ make -s -C "$here" rigd
 export SMC_QEMU_ROOT=${SMC_QEMU_ROOT:-}
 "$here/qemu.sh" x86_64 --version | head -n 1 >"$out/qemu-version"
 
-# initramfs, cached per kernel release and init script
-initrd=$CACHE/initramfs-$SMC_KREL-$(cat "$here/initramfs-init" "$here/mkinitramfs.sh" | md5sum | cut -c1-8).cpio.gz
-[ -f "$initrd" ] || "$here/mkinitramfs.sh" "$SMC_KREL" "$SMC_MODDIR" "$initrd"
+# Each host's kernel, modules, root and initramfs (cached per kernel
+# release and init script): amd64 from the env file read above, s390x
+# from the s390x one, read in a subshell so the two do not mix.
+initsum=$(cat "$here/initramfs-init" "$here/mkinitramfs.sh" | md5sum | cut -c1-8)
+declare -A H_KREL H_VMLINUZ H_MODDIR H_ROOT H_INITRD
+for host in A B; do
+	a=arch_$host
+	if [ "${!a}" = amd64 ]; then
+		H_KREL[$host]=$SMC_KREL H_VMLINUZ[$host]=$SMC_VMLINUZ
+		H_MODDIR[$host]=$SMC_MODDIR H_ROOT[$host]=/ bb=/bin/busybox
+	else
+		f=$CACHE/env-$KVER-${!a}.sh
+		[ -f "$f" ] || SMC_ARCH=${!a} "$repo/scripts/setup.sh" >/dev/null
+		# shellcheck source=/dev/null
+		read -r H_KREL[$host] H_VMLINUZ[$host] H_MODDIR[$host] H_ROOT[$host] < <(
+			. "$f"
+			echo "$SMC_KREL $SMC_VMLINUZ $SMC_MODDIR $SMC_ROOTFS")
+		bb=${H_ROOT[$host]}/bin/busybox
+		[ -x "$repo/out/${!a}/overlay/scripts/rig/rigd" ] || {
+			echo "rig: no ${!a} build; run make module-${!a} tools-${!a}" >&2
+			exit 2
+		}
+	fi
+	H_INITRD[$host]=$CACHE/initramfs-${H_KREL[$host]}-$initsum.cpio.gz
+	[ -f "${H_INITRD[$host]}" ] ||
+		"$here/mkinitramfs.sh" "${H_KREL[$host]}" "${H_MODDIR[$host]}" \
+			"${H_INITRD[$host]}" "$bb"
+done
 
 # the job host A runs; its variables expand in the guest
 # shellcheck disable=SC2016
@@ -132,29 +173,48 @@ base=$(pick_base)
 # QEMU option values contain commas by design
 # shellcheck disable=SC2054
 qemu_host() {	# qemu_host A|B  -> fills the array Q with QEMU's argv
-	local host=$1 h me peer l
+	local host=$1 h me peer l a bus cmd
 	[ "$host" = A ] && h=1 || h=2
-	Q=(timeout -k 10 "$timeout" "$here/qemu.sh" x86_64 -accel tcg -cpu max
-	   -smp "$cpus" -m "$mem" -nographic -no-reboot -nodefaults
-	   -kernel "$SMC_VMLINUZ" -initrd "$initrd"
-	   -append "console=ttyS0 panic=-1 loglevel=6 rig.host=$host rig.nhosts=$nhosts rig.repo=$repo rig.out=$out rig.kmods=$SMC_MODDIR rig.kernel=$kernel rig.ours=$ours $append"
-	   -serial "file:$out/console-$host.log"
-	   -device virtio-serial-pci -chardev "stdio,id=job,signal=off"
+	a=arch_$host
+	cmd="panic=-1 loglevel=6 rig.host=$host rig.nhosts=$nhosts rig.repo=$repo rig.out=$out rig.kmods=${H_MODDIR[$host]} rig.kernel=$kernel rig.ours=$ours"
+	if [ "${!a}" = amd64 ]; then
+		bus=pci
+		Q=(timeout -k 10 "$timeout" "$here/qemu.sh" x86_64 -accel tcg -cpu max
+		   -append "console=ttyS0 $cmd $append"
+		   -serial "file:$out/console-$host.log")
+	else
+		# s390x: the SCLP console, channel-attached (ccw) virtio devices
+		bus=ccw
+		Q=(timeout -k 10 "$timeout" "$here/qemu.sh" s390x -M s390-ccw-virtio
+		   -accel tcg -cpu max
+		   -append "console=ttysclp0 rig.arch=${!a} $cmd $append"
+		   -chardev "file,id=con,path=$out/console-$host.log"
+		   -device sclpconsole,chardev=con
+		   -fsdev "local,id=fs4,path=$repo/out/${!a}/overlay,security_model=none,readonly=on"
+		   -device virtio-9p-ccw,fsdev=fs4,mount_tag=archtree)
+	fi
+	Q+=(-smp "$cpus" -m "$mem" -nographic -no-reboot -nodefaults
+	   -kernel "${H_VMLINUZ[$host]}" -initrd "${H_INITRD[$host]}"
+	   -device "virtio-serial-$bus" -chardev "stdio,id=job,signal=off"
 	   -device virtconsole,chardev=job
-	   -fsdev "local,id=fs0,path=/,security_model=none,readonly=on,multidevs=remap"
-	   -device virtio-9p-pci,fsdev=fs0,mount_tag=hostroot
+	   -fsdev "local,id=fs0,path=${H_ROOT[$host]},security_model=none,readonly=on,multidevs=remap"
+	   -device "virtio-9p-$bus,fsdev=fs0,mount_tag=hostroot"
 	   -fsdev "local,id=fs1,path=$repo,security_model=none,readonly=on"
-	   -device virtio-9p-pci,fsdev=fs1,mount_tag=repo
+	   -device "virtio-9p-$bus,fsdev=fs1,mount_tag=repo"
 	   -fsdev "local,id=fs2,path=$out,security_model=none"
-	   -device virtio-9p-pci,fsdev=fs2,mount_tag=out
-	   -fsdev "local,id=fs3,path=$SMC_MODDIR,security_model=none,readonly=on"
-	   -device virtio-9p-pci,fsdev=fs3,mount_tag=kmods)
+	   -device "virtio-9p-$bus,fsdev=fs2,mount_tag=out"
+	   -fsdev "local,id=fs3,path=${H_MODDIR[$host]},security_model=none,readonly=on"
+	   -device "virtio-9p-$bus,fsdev=fs3,mount_tag=kmods")
 	[ "$nhosts" = 1 ] && return
 	for l in 0 1 2; do
 		me=$((base + l * 2 + h - 1))
 		peer=$((base + l * 2 + 2 - h))
-		Q+=(-netdev "socket,id=n$l,udp=127.0.0.1:$peer,localaddr=127.0.0.1:$me"
-		    -device "virtio-net-pci,netdev=n$l,mac=52:54:00:00:0$l:0$h,romfile=")
+		Q+=(-netdev "socket,id=n$l,udp=127.0.0.1:$peer,localaddr=127.0.0.1:$me")
+		if [ "$bus" = pci ]; then
+			Q+=(-device "virtio-net-pci,netdev=n$l,mac=52:54:00:00:0$l:0$h,romfile=")
+		else
+			Q+=(-device "virtio-net-ccw,netdev=n$l,mac=52:54:00:00:0$l:0$h")
+		fi
 	done
 }
 
