@@ -6,8 +6,9 @@
 #   make module-debug  the same modules plus smc_kunit.ko for the rig's
 #                   debug kernel, in out/debug/net/smc
 #   make module-s390x  the modules cross-built for s390x
-#   make tools-s390x   the tools and test programs for s390x (both land in
-#                   out/s390x/overlay, see below)
+#   make tools-s390x   the tools and test programs for s390x
+#   make rxe-s390x     rdma_rxe.ko for s390x with its ICRC fixed (all three
+#                   land in out/s390x/overlay, see below)
 #   make check      run every test on the QEMU rig (see README.md)
 #   make demo       boot two hosts and show an AF_SMC application
 #   make bench      benchmark TCP, our SMC-R, the distro's SMC-R, rsocket
@@ -26,7 +27,7 @@ ENVF := $(SMC_CACHE)/env-$(KVER).sh
 W ?= 1
 C ?= 1
 
-.PHONY: all setup module module-debug module-s390x tools tools-s390x check demo install clean checkpatch bench
+.PHONY: all setup module module-debug module-s390x rxe-s390x tools tools-s390x check demo install clean checkpatch bench
 
 all: module tools
 
@@ -76,6 +77,17 @@ module-s390x:
 		M=/src/$(S390X_SRC)/net/smc ARCH=$$SMC_KARCH \
 		CROSS_COMPILE=$$SMC_CROSS W=$(W) C=$(C) modules
 	cp $(S390X_SRC)/net/smc/*.ko $(S390X_OVL)/net/smc/
+
+# rdma_rxe.ko for the s390x hosts, with the ICRC sent little-endian
+# (scripts/rig/rxe/): stock rxe cannot talk across endianness.
+rxe-s390x:
+	SMC_ARCH=s390x scripts/setup.sh >/dev/null
+	rm -rf $(S390X_SRC)/rxe && mkdir -p $(S390X_OVL)/scripts/rig/rxe
+	$(S390X_ENV) && cp -r $$SMC_RXE_SRC $(S390X_SRC)/rxe && \
+	patch -s -p1 -d $(S390X_SRC)/rxe <scripts/rig/rxe/rxe-icrc-le.patch && \
+	scripts/chroot-run.sh make -s -C $$SMC_KDIR M=/src/$(S390X_SRC)/rxe \
+		ARCH=$$SMC_KARCH CROSS_COMPILE=$$SMC_CROSS modules
+	cp $(S390X_SRC)/rxe/rdma_rxe.ko $(S390X_OVL)/scripts/rig/rxe/
 
 tools-s390x:
 	SMC_ARCH=s390x scripts/setup.sh >/dev/null

@@ -53,7 +53,7 @@ if [ "$DARCH" != amd64 ]; then
 fi
 
 # --- 1. host packages ------------------------------------------------------
-host_pkgs=(qemu-system-x86 qemu-utils mmdebstrap busybox-static rdma-core file
+host_pkgs=(qemu-system-x86 qemu-utils mmdebstrap busybox-static rdma-core file patch
 	   ibverbs-utils perftest iproute2 kmod xz-utils zstd cpio
 	   ca-certificates shellcheck codespell sparse make gcc libc6-dev
 	   util-linux procps iputils-ping bc binutils socat iperf3 curl python3
@@ -275,6 +275,34 @@ if [ "$DARCH" != amd64 ]; then
 	fi
 fi
 
+# --- 3d. rxe's source, for a rig-built rdma_rxe.ko ----------------------------
+# Stock rxe stores its ICRC in CPU byte order, so an s390x rxe and an
+# x86_64 one drop each other's every packet.  The rig builds an s390x
+# rdma_rxe.ko with that fixed (make rxe-s390x, scripts/rig/rxe/), from
+# exactly the source of the s390x kernel it loads into.
+rxe_src=
+if [ "$DARCH" != amd64 ]; then
+	rxe_src=$CACHE/rxe-src-${rel%-"$DARCH"}
+	if [ ! -e "$rxe_src/.done" ]; then
+		kver=$(dpkg-deb -f "$image_deb" Version)
+		log "fetching linux-source-$KVER $kver for rxe"
+		(cd "$debdir" && apt-get "${host_apt[@]}" -qq download \
+			"linux-source-$KVER=$kver") ||
+			die "cannot download linux-source-$KVER $kver"
+		src_debs=("$debdir/linux-source-${KVER}_${kver}_"*.deb)
+		rm -rf "$rxe_src"
+		mkdir -p "$rxe_src"
+		# the source tarball inside the .deb, and rxe inside that
+		dpkg-deb --fsys-tarfile "${src_debs[0]}" |
+			tar -xOf - --wildcards './usr/src/linux-source-*.tar.xz' |
+			tar -xJf - -C "$rxe_src" --strip-components=5 \
+				--wildcards '*/drivers/infiniband/sw/rxe/*'
+		[ -f "$rxe_src/rxe_icrc.c" ] || die "no rxe in ${src_debs[0]}"
+		rm -f "${src_debs[0]}"
+		touch "$rxe_src/.done"
+	fi
+fi
+
 # --- 4. checkpatch from the matching source package ------------------------
 cpdir=$CACHE/checkpatch-$KVER
 srctar=$CACHE/src/$src_pkg.tar.xz
@@ -318,6 +346,7 @@ SMC_DARCH=$DARCH
 SMC_KARCH=$karch
 SMC_CROSS=$cross
 SMC_ROOTFS=$rootfs
+SMC_RXE_SRC=$rxe_src
 EOF
 mv "$envf.tmp" "$envf"
 log "ready: $envf"

@@ -81,8 +81,19 @@ for l in 0 1 2; do
 	ip link set "$dev" up
 done
 
+# An s390x host's overlay carries an rdma_rxe.ko whose ICRC is
+# little-endian (scripts/rig/rxe/), so that it talks to x86_64 hosts:
+# load its dependencies from the kernel, then it.
+load_rxe() {
+	local own=$repo/scripts/rig/rxe/rdma_rxe.ko m
+	[ -f "$own" ] || { modprobe rdma_rxe; return; }
+	for m in ib_core ib_uverbs udp_tunnel ip6_udp_tunnel; do
+		modprobe "$m" || return 1
+	done
+	insmod "$own" && log "rdma_rxe from $own"
+}
 modprobe crc32_generic 2>/dev/null
-if modprobe rdma_rxe; then
+if load_rxe; then
 	for l in 1 2; do
 		ip link show "net$l" >/dev/null 2>&1 &&
 			rdma link add "rxe$l" type rxe netdev "net$l"
