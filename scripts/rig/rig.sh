@@ -213,7 +213,10 @@ qemu_host() {	# qemu_host A|B  -> fills the array Q with QEMU's argv
 		if [ "$bus" = pci ]; then
 			Q+=(-device "virtio-net-pci,netdev=n$l,mac=52:54:00:00:0$l:0$h,romfile=")
 		else
-			Q+=(-device "virtio-net-ccw,netdev=n$l,mac=52:54:00:00:0$l:0$h")
+			# with notification suppression (event_idx) on, an
+			# s390x guest's receive queue stalls for good under
+			# load until the link is set down and up again
+			Q+=(-device "virtio-net-ccw,netdev=n$l,mac=52:54:00:00:0$l:0$h,event_idx=off")
 		fi
 	done
 }
