@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #include "smc_test_common.h"
 
+#include <endian.h>
 #include <linux/sockios.h>
 #include <poll.h>
 #include <sys/epoll.h>
@@ -1194,6 +1195,8 @@ static void ioctl_server(int lfd)
 			break;
 		cnt += n;
 	}
+	/* big-endian on the wire: the hosts may differ in byte order */
+	cnt = htobe64(cnt);
 	send_all(fd, &cnt, sizeof(cnt));
 	server_finish(ctl);
 	close(fd);
@@ -1243,7 +1246,7 @@ static void ioctl_client(void)
 	OK(shutdown(fd, SHUT_WR));
 	ctl = xconnect_to(opt.port);
 	recv_all(fd, &cnt, sizeof(cnt));
-	EQ(cnt, total);
+	EQ(be64toh(cnt), total);
 	/* everything, FIN included, was acked before the count came back */
 	EQ(ioc(fd, SIOCOUTQ), 0);
 	close(ctl);
