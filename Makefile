@@ -27,7 +27,7 @@ ENVF := $(SMC_CACHE)/env-$(KVER).sh
 W ?= 1
 C ?= 1
 
-.PHONY: all setup module module-debug module-s390x rxe-s390x tools tools-s390x check demo install clean checkpatch bench
+.PHONY: all setup setup-s390x module module-debug module-s390x rxe-s390x tools tools-s390x check demo install clean checkpatch bench
 
 all: module tools
 
@@ -63,14 +63,17 @@ module-debug:
 # are copied to out/s390x/src and built there; only the results land in
 # out/s390x/overlay, at their paths in this tree, which an s390x rig host
 # lays over the repository so that tests find its binaries where they
-# look.  The tools link against the glibc of the s390x rig root.  C=1 keeps sparse's endianness checks on: big-endian is where they
-# matter.
+# look.  The tools link against the glibc of the s390x rig root.  C=1
+# keeps sparse's endianness checks on: big-endian is where they matter.
+# The set-up runs once however many of the three targets are asked for.
 S390X_SRC := out/s390x/src
 S390X_OVL := out/s390x/overlay
 S390X_TOOLS := scripts/rig tools/smc tools/bench tools/testing/selftests/net/smc
 S390X_ENV = . $(SMC_CACHE)/env-$(KVER)-s390x.sh
-module-s390x:
+setup-s390x:
 	SMC_ARCH=s390x scripts/setup.sh >/dev/null
+
+module-s390x: setup-s390x
 	rm -rf $(S390X_SRC)/net && mkdir -p $(S390X_SRC)/net/smc $(S390X_OVL)/net/smc
 	cp -p net/smc/Kbuild $(DEBUG_SRC) $(S390X_SRC)/net/smc/
 	$(S390X_ENV) && scripts/chroot-run.sh make -C $$SMC_KDIR \
@@ -80,8 +83,7 @@ module-s390x:
 
 # rdma_rxe.ko for the s390x hosts, with the ICRC sent little-endian
 # (scripts/rig/rxe/): stock rxe cannot talk across endianness.
-rxe-s390x:
-	SMC_ARCH=s390x scripts/setup.sh >/dev/null
+rxe-s390x: setup-s390x
 	rm -rf $(S390X_SRC)/rxe && mkdir -p $(S390X_OVL)/scripts/rig/rxe
 	$(S390X_ENV) && cp -r $$SMC_RXE_SRC $(S390X_SRC)/rxe && \
 	patch -s -p1 -d $(S390X_SRC)/rxe <scripts/rig/rxe/rxe-icrc-le.patch && \
@@ -89,8 +91,7 @@ rxe-s390x:
 		ARCH=$$SMC_KARCH CROSS_COMPILE=$$SMC_CROSS modules
 	cp $(S390X_SRC)/rxe/rdma_rxe.ko $(S390X_OVL)/scripts/rig/rxe/
 
-tools-s390x:
-	SMC_ARCH=s390x scripts/setup.sh >/dev/null
+tools-s390x: setup-s390x
 	rm -rf $(S390X_SRC)/tools $(S390X_SRC)/include $(S390X_SRC)/scripts
 	mkdir -p $(S390X_SRC)/scripts
 	cp -r tools include $(S390X_SRC)/

@@ -9,13 +9,17 @@
 #
 # CHROOT_BIND="DIR ..." also binds each DIR at the same path inside the
 # chroot (the debug kernel's build tree under the cache, for example).
+# SMC_CHROOT=DIR in the environment names the chroot directly, for
+# setup.sh, which runs before the env file exists.
 set -euo pipefail
 KVER=${KVER:-6.12}
 CACHE=${SMC_CACHE:-$HOME/.cache/smc-r}
-envf=$CACHE/env-$KVER.sh
-[ -f "$envf" ] || { echo "chroot-run: run scripts/setup.sh first" >&2; exit 1; }
-# shellcheck source=/dev/null
-. "$envf"
+if [ -z "${SMC_CHROOT:-}" ]; then
+	envf=$CACHE/env-$KVER.sh
+	[ -f "$envf" ] || { echo "chroot-run: run scripts/setup.sh first" >&2; exit 1; }
+	# shellcheck source=/dev/null
+	. "$envf"
+fi
 top=$(cd "$(dirname "$0")/.." && pwd)
 rel=${PWD#"$top"}
 [ "$rel" = "$PWD" ] && rel=

@@ -106,12 +106,14 @@ fi
 
 debdir=$CACHE/debs
 mkdir -p "$debdir"
-try_fetch() {	# try_fetch PKG [APT-OPTS...]: the newest PKG .deb, once
-	local pkg=$1 ver
+try_fetch() {	# try_fetch PKG[=VER] [APT-OPTS...]: that (or the newest) .deb, once
+	local pkg=${1%%=*} ver=
+	[ "$pkg" = "$1" ] || ver=${1#*=}
 	shift
 	[ $# -gt 0 ] || set -- "${apt_priv[@]}"
-	ver=$(apt-cache "$@" show --no-all-versions "$pkg" 2>/dev/null |
-		sed -n 's/^Version: //p' | head -n 1)
+	[ -n "$ver" ] ||
+		ver=$(apt-cache "$@" show --no-all-versions "$pkg" 2>/dev/null |
+			sed -n 's/^Version: //p' | head -n 1)
 	[ -n "$ver" ] || return 1
 	local debs=("$debdir/${pkg}_${ver//:/%3a}_"*.deb)
 	if [ ! -e "${debs[0]}" ]; then
@@ -182,34 +184,28 @@ vmlinuz=$kdir/boot/vmlinuz-$rel
 # --- 3. build chroot -------------------------------------------------------
 chroot_dir=$CACHE/chroot-$suite-amd64
 chroot_apt() {	# chroot_apt "PKG ...": apt-get install inside the chroot
-	# shellcheck disable=SC2016
-	unshare -m --propagation private /bin/sh -c '
-		set -e
-		mount -t proc proc "$1/proc"
-		mount --bind /dev "$1/dev"
-		chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-			DEBIAN_FRONTEND=noninteractive /bin/sh -c "
-			apt-get update -qq &&
-			apt-get install -y -qq --no-install-recommends $2"
-	' sh "$chroot_dir" "$1" >"$CACHE/chroot-apt.log" 2>&1 ||
+	SMC_CHROOT=$chroot_dir "$(dirname "$0")/chroot-run.sh" /bin/sh -c \
+		"export DEBIAN_FRONTEND=noninteractive && apt-get update -qq &&
+		 apt-get install -y -qq --no-install-recommends $1" \
+		>"$CACHE/chroot-apt.log" 2>&1 ||
 		{ cat "$CACHE/chroot-apt.log" >&2; die "apt-get install $1 failed"; }
 }
 if [ "$DARCH" = amd64 ]; then
-chroot_pkgs="$cc,make,libc6-dev,bc,bison,flex,libelf-dev,libssl-dev,kmod,xz-utils,sparse,perl,python3,linux-headers-$rel"
-want="$chroot_pkgs"
-if [ ! -e "$chroot_dir/.done" ] || [ "$(cat "$chroot_dir/.done")" != "$want" ]; then
-	log "building the $suite build chroot ($cc, headers $rel)"
-	rm -rf "$chroot_dir"
-	mmdebstrap --quiet --variant=apt --include="$chroot_pkgs" \
-		--architectures=amd64 "$suite" "$chroot_dir" \
-		"deb http://deb.debian.org/debian $suite main" \
-		"deb http://deb.debian.org/debian $suite-updates main" \
-		"deb http://deb.debian.org/debian-security $suite-security main"
-	# the kernel's Makefile calls plain "gcc"
-	ln -sf "$cc" "$chroot_dir/usr/bin/gcc"
-	mkdir -p "$chroot_dir/src"
-	echo "$want" >"$chroot_dir/.done"
-fi
+	chroot_pkgs="$cc,make,libc6-dev,bc,bison,flex,libelf-dev,libssl-dev,kmod,xz-utils,sparse,perl,python3,linux-headers-$rel"
+	want="$chroot_pkgs"
+	if [ ! -e "$chroot_dir/.done" ] || [ "$(cat "$chroot_dir/.done")" != "$want" ]; then
+		log "building the $suite build chroot ($cc, headers $rel)"
+		rm -rf "$chroot_dir"
+		mmdebstrap --quiet --variant=apt --include="$chroot_pkgs" \
+			--architectures=amd64 "$suite" "$chroot_dir" \
+			"deb http://deb.debian.org/debian $suite main" \
+			"deb http://deb.debian.org/debian $suite-updates main" \
+			"deb http://deb.debian.org/debian-security $suite-security main"
+		# the kernel's Makefile calls plain "gcc"
+		ln -sf "$cc" "$chroot_dir/usr/bin/gcc"
+		mkdir -p "$chroot_dir/src"
+		echo "$want" >"$chroot_dir/.done"
+	fi
 else
 	# The foreign headers and the host kbuild they link to are unpacked,
 	# not installed: dpkg in the chroot knows only amd64.
@@ -285,20 +281,17 @@ if [ "$DARCH" != amd64 ]; then
 	rxe_src=$CACHE/rxe-src-${rel%-"$DARCH"}
 	if [ ! -e "$rxe_src/.done" ]; then
 		kver=$(dpkg-deb -f "$image_deb" Version)
-		log "fetching linux-source-$KVER $kver for rxe"
-		(cd "$debdir" && apt-get "${host_apt[@]}" -qq download \
-			"linux-source-$KVER=$kver") ||
-			die "cannot download linux-source-$KVER $kver"
-		src_debs=("$debdir/linux-source-${KVER}_${kver}_"*.deb)
+		src_deb=$(try_fetch "$src_pkg=$kver" "${host_apt[@]}") ||
+			die "cannot download $src_pkg $kver"
 		rm -rf "$rxe_src"
 		mkdir -p "$rxe_src"
 		# the source tarball inside the .deb, and rxe inside that
-		dpkg-deb --fsys-tarfile "${src_debs[0]}" |
+		dpkg-deb --fsys-tarfile "$src_deb" |
 			tar -xOf - --wildcards './usr/src/linux-source-*.tar.xz' |
 			tar -xJf - -C "$rxe_src" --strip-components=5 \
 				--wildcards '*/drivers/infiniband/sw/rxe/*'
-		[ -f "$rxe_src/rxe_icrc.c" ] || die "no rxe in ${src_debs[0]}"
-		rm -f "${src_debs[0]}"
+		[ -f "$rxe_src/rxe_icrc.c" ] || die "no rxe in $src_deb"
+		rm -f "$src_deb"
 		touch "$rxe_src/.done"
 	fi
 fi
