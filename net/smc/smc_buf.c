@@ -16,13 +16,8 @@
 #include <linux/slab.h>
 
 #include "smc_bufsize.h"
+#include "smc_compat.h"
 #include "smc_lgr.h"
-
-#ifdef SMC_HAVE_KUNIT_VISIBILITY
-#include <kunit/visibility.h>
-#else	/* before 6.2 */
-#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
-#endif
 
 #define SMC_BUF_USED	0	/* bit in smc_buf_desc.used */
 

@@ -12,12 +12,7 @@
 
 #include "smc_bufsize.h"
 #include "smc_clc.h"
-
-#ifdef SMC_HAVE_KUNIT_VISIBILITY
-#include <kunit/visibility.h>
-#else	/* before 6.2 */
-#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
-#endif
+#include "smc_compat.h"
 
 /**
  * smc_bufsize_round() - the buffer size for a wanted number of bytes

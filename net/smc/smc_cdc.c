@@ -12,13 +12,8 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
+#include "smc_compat.h"
 #include "smc_data.h"
-
-#ifdef SMC_HAVE_KUNIT_VISIBILITY
-#include <kunit/visibility.h>
-#else	/* before 6.2 */
-#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
-#endif
 
 /*
  * What the completion of one CDC touches: the connection, pinned by

@@ -13,12 +13,7 @@
 #include <linux/string.h>
 
 #include "smc_cdc_wire.h"
-
-#ifdef SMC_HAVE_KUNIT_VISIBILITY
-#include <kunit/visibility.h>
-#else	/* before 6.2 */
-#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
-#endif
+#include "smc_compat.h"
 
 static void smc_cdc_cursor_get(const struct smc_cdc_cursor *wire,
 			       union smc_cursor *c)

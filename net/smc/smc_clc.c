@@ -14,12 +14,7 @@
 #include <linux/string.h>
 
 #include "smc_clc.h"
-
-#ifdef SMC_HAVE_KUNIT_VISIBILITY
-#include <kunit/visibility.h>
-#else	/* before 6.2 */
-#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
-#endif
+#include "smc_compat.h"
 
 /* "SMCR" and "SMCD" in EBCDIC */
 static const u8 smc_clc_eye_r[4] = { 0xe2, 0xd4, 0xc3, 0xd9 };

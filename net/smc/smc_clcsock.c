@@ -258,7 +258,8 @@ void smc_clcsock_copy_settings(struct smc_sock *smc)
 	sk->sk_flags = (sk->sk_flags & ~mask) | (clcsk->sk_flags & mask);
 	WRITE_ONCE(sk->sk_rcvbuf, READ_ONCE(clcsk->sk_rcvbuf));
 	WRITE_ONCE(sk->sk_sndbuf, READ_ONCE(clcsk->sk_sndbuf));
-	WRITE_ONCE(sk->sk_userlocks, READ_ONCE(clcsk->sk_userlocks));
+	/* a bit-field before 6.5: no READ_ONCE */
+	sk->sk_userlocks = clcsk->sk_userlocks;
 	WRITE_ONCE(sk->sk_rcvtimeo, READ_ONCE(clcsk->sk_rcvtimeo));
 	WRITE_ONCE(sk->sk_sndtimeo, READ_ONCE(clcsk->sk_sndtimeo));
 	WRITE_ONCE(sk->sk_lingertime, READ_ONCE(clcsk->sk_lingertime));
@@ -294,6 +295,79 @@ void smc_clcsock_copy_settings(struct smc_sock *smc)
 		assign_bit(SOCK_PASSSEC, &sk->sk_socket->flags,
 			   test_bit(SOCK_PASSSEC, &clcsock->flags));
 	}
+}
+
+/* the SOL_SOCKET state smc_clcsock_push_settings() hands on */
+#define SMC_PUSH_FLAGS	(BIT(SOCK_URGINLINE) | BIT(SOCK_KEEPOPEN) | \
+			 BIT(SOCK_LINGER) | BIT(SOCK_BROADCAST) | \
+			 BIT(SOCK_DBG) | BIT(SOCK_LOCALROUTE) | \
+			 BIT(SOCK_RCVTSTAMP) | BIT(SOCK_RCVTSTAMPNS))
+
+static bool smc_clcsock_settings_differ(const struct sock *sk,
+					const struct sock *clcsk)
+{
+	return ((sk->sk_flags ^ clcsk->sk_flags) & SMC_PUSH_FLAGS) ||
+	       (sk->sk_userlocks & ~clcsk->sk_userlocks) ||
+	       ((sk->sk_userlocks & SOCK_RCVBUF_LOCK) &&
+		READ_ONCE(sk->sk_rcvbuf) != READ_ONCE(clcsk->sk_rcvbuf)) ||
+	       ((sk->sk_userlocks & SOCK_SNDBUF_LOCK) &&
+		READ_ONCE(sk->sk_sndbuf) != READ_ONCE(clcsk->sk_sndbuf)) ||
+	       READ_ONCE(sk->sk_rcvtimeo) != READ_ONCE(clcsk->sk_rcvtimeo) ||
+	       READ_ONCE(sk->sk_sndtimeo) != READ_ONCE(clcsk->sk_sndtimeo) ||
+	       READ_ONCE(sk->sk_lingertime) != READ_ONCE(clcsk->sk_lingertime) ||
+	       READ_ONCE(sk->sk_rcvlowat) != READ_ONCE(clcsk->sk_rcvlowat) ||
+	       READ_ONCE(sk->sk_mark) != READ_ONCE(clcsk->sk_mark) ||
+	       READ_ONCE(sk->sk_priority) != READ_ONCE(clcsk->sk_priority) ||
+	       READ_ONCE(sk->sk_bound_dev_if) !=
+			READ_ONCE(clcsk->sk_bound_dev_if) ||
+	       sk->sk_reuse != clcsk->sk_reuse ||
+	       sk->sk_reuseport != clcsk->sk_reuseport;
+}
+
+/**
+ * smc_clcsock_push_settings() - hand the SMC sock's SOL_SOCKET state on
+ * @smc: SMC socket
+ *
+ * The reverse of smc_clcsock_copy_settings(), for kernels that set
+ * SOL_SOCKET options on the SMC sock only (see smc_compat.h).  Called
+ * before the clcsock is used for the socket, so that TCP binds, connects,
+ * listens, reads and closes (SO_LINGER) as the application asked.  Cheap
+ * when nothing changed, which is nearly always.
+ *
+ * Context: process context, inside a proto_ops call on the socket; takes
+ * the clcsk's socket lock when something changed.
+ */
+void smc_clcsock_push_settings(struct smc_sock *smc)
+{
+	struct sock *clcsk = smc->clcsock->sk;
+	struct sock *sk = &smc->sk;
+	bool keepalive;
+
+	if (!smc_clcsock_settings_differ(sk, clcsk))
+		return;
+	lock_sock(clcsk);
+	keepalive = sock_flag(sk, SOCK_KEEPOPEN);
+	/* TCP arms or stops its keepalive timer itself */
+	if (keepalive != sock_flag(clcsk, SOCK_KEEPOPEN) &&
+	    clcsk->sk_prot->keepalive)
+		clcsk->sk_prot->keepalive(clcsk, keepalive);
+	clcsk->sk_flags = (clcsk->sk_flags & ~SMC_PUSH_FLAGS) |
+			  (sk->sk_flags & SMC_PUSH_FLAGS);
+	if (sk->sk_userlocks & SOCK_RCVBUF_LOCK)
+		WRITE_ONCE(clcsk->sk_rcvbuf, READ_ONCE(sk->sk_rcvbuf));
+	if (sk->sk_userlocks & SOCK_SNDBUF_LOCK)
+		WRITE_ONCE(clcsk->sk_sndbuf, READ_ONCE(sk->sk_sndbuf));
+	clcsk->sk_userlocks |= sk->sk_userlocks;
+	WRITE_ONCE(clcsk->sk_rcvtimeo, READ_ONCE(sk->sk_rcvtimeo));
+	WRITE_ONCE(clcsk->sk_sndtimeo, READ_ONCE(sk->sk_sndtimeo));
+	WRITE_ONCE(clcsk->sk_lingertime, READ_ONCE(sk->sk_lingertime));
+	WRITE_ONCE(clcsk->sk_rcvlowat, READ_ONCE(sk->sk_rcvlowat));
+	WRITE_ONCE(clcsk->sk_mark, READ_ONCE(sk->sk_mark));
+	WRITE_ONCE(clcsk->sk_priority, READ_ONCE(sk->sk_priority));
+	WRITE_ONCE(clcsk->sk_bound_dev_if, READ_ONCE(sk->sk_bound_dev_if));
+	clcsk->sk_reuse = sk->sk_reuse;
+	clcsk->sk_reuseport = sk->sk_reuseport;
+	release_sock(clcsk);
 }
 
 /**

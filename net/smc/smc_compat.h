@@ -10,13 +10,36 @@
 #ifndef _NET_SMC_COMPAT_H
 #define _NET_SMC_COMPAT_H
 
+#include <linux/fs.h>
 #include <linux/net.h>
+#include <linux/smc.h>
+#include <net/net_namespace.h>
+#include <net/netlink.h>
 #include <net/sock.h>
+
+#ifdef SMC_HAVE_KUNIT_VISIBILITY
+#include <kunit/visibility.h>
+#else	/* before 6.2 */
+#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
+#endif
+
+/* 6.6 passes a sysctl table's size; before, it ends with an empty entry */
+static inline struct ctl_table_header *
+smc_compat_register_sysctl(struct net *net, const char *path,
+			   struct ctl_table *table, size_t n)
+{
+#ifdef SMC_HAVE_SYSCTL_SZ
+	return register_net_sysctl_sz(net, path, table, n);
+#else
+	return register_net_sysctl(net, path, table);
+#endif
+}
 
 /*
  * SMC_HAVE_SPLICE_EOF: 6.5 replaced proto_ops->sendpage by
  * MSG_SPLICE_PAGES and ->splice_eof.
  * SMC_HAVE_DIAG_OWNER: 6.9 lets a sock_diag handler name its module.
+ * Both fill struct initialisers and stay #ifdefs where those are.
  */
 
 /*
@@ -105,6 +128,80 @@ static inline struct net_device *ib_device_get_netdev(struct ib_device *ibdev,
 						      u32 port)
 {
 	return NULL;
+}
+#endif
+
+/*
+ * Newer attributes of the generic-netlink ABI.  An older kernel's uapi
+ * header lacks them; our module serves the whole ABI anyway, with the
+ * numbers of include/uapi/linux/smc.h.
+ */
+#ifndef SMC_HAVE_UAPI_LGR_V21		/* v2.1 negotiation */
+#define SMC_NLA_LGR_R_V2_MAX_CONNS	2
+#define SMC_NLA_LGR_R_V2_MAX_LINKS	3
+#endif
+#ifndef SMC_HAVE_UAPI_BUF_ALLOC		/* buffer accounting */
+#define SMC_NLA_LGR_R_SNDBUF_ALLOC	12
+#define SMC_NLA_LGR_R_RMB_ALLOC		13
+#define SMC_NLA_STATS_T_RX_RMB_USAGE	20
+#define SMC_NLA_STATS_T_TX_RMB_USAGE	21
+#endif
+
+#ifndef SMC_HAVE_NLA_UINT		/* 6.8: NLA_UINT, 4 or 8 bytes */
+static inline int nla_put_uint(struct sk_buff *skb, int attrtype, u64 value)
+{
+	u64 v64 = value;
+	u32 v32 = value;
+
+	if (v64 == v32)
+		return nla_put_u32(skb, attrtype, v32);
+	return nla_put(skb, attrtype, sizeof(v64), &v64);
+}
+#endif
+
+/*
+ * Reading an SMC-R socket into a pipe copies through recvmsg: 6.5 named
+ * that copy_splice_read(); before it generic_file_splice_read() did it
+ * for files without a page cache of their own.
+ */
+static inline ssize_t smc_compat_splice_read(struct file *file, loff_t *ppos,
+					     struct pipe_inode_info *pipe,
+					     size_t len, unsigned int flags)
+{
+#ifdef SMC_HAVE_COPY_SPLICE_READ
+	return copy_splice_read(file, ppos, pipe, len, flags);
+#else
+	return generic_file_splice_read(file, ppos, pipe, len, flags);
+#endif
+}
+
+/*
+ * SOL_SOCKET options reach proto_ops->setsockopt only on a socket with
+ * SOCK_CUSTOM_SOCKOPT (6.2).  Without it the core sets them on the SMC
+ * sock alone, and they are handed to the clcsock before each use of it
+ * (smc_clc_get()) and before its close: a little later than with 6.2,
+ * but before TCP can act on them.
+ */
+struct smc_sock;
+void smc_clcsock_push_settings(struct smc_sock *smc);
+
+#ifdef SMC_HAVE_CUSTOM_SOCKOPT
+static inline void smc_compat_custom_sockopt(struct socket *sock)
+{
+	set_bit(SOCK_CUSTOM_SOCKOPT, &sock->flags);
+}
+
+static inline void smc_compat_push_settings(struct smc_sock *smc)
+{
+}
+#else
+static inline void smc_compat_custom_sockopt(struct socket *sock)
+{
+}
+
+static inline void smc_compat_push_settings(struct smc_sock *smc)
+{
+	smc_clcsock_push_settings(smc);
 }
 #endif
 

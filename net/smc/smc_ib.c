@@ -30,13 +30,8 @@
 #include <rdma/ib_verbs.h>
 
 #include "smc.h"
+#include "smc_compat.h"
 #include "smc_ib.h"
-
-#ifdef SMC_HAVE_KUNIT_VISIBILITY
-#include <kunit/visibility.h>
-#else	/* before 6.2 */
-#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
-#endif
 
 static DEFINE_MUTEX(smc_ib_mutex);	/* guards changes of smc_ib_devices */
 static LIST_HEAD(smc_ib_devices);

@@ -33,14 +33,9 @@
 
 #include "smc.h"
 #include "smc_clc.h"
+#include "smc_compat.h"
 #include "smc_data.h"
 #include "smc_lgr.h"
-
-#ifdef SMC_HAVE_KUNIT_VISIBILITY
-#include <kunit/visibility.h>
-#else	/* before 6.2 */
-#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
-#endif
 
 /* the link groups of one namespace */
 struct smc_lgr_net {

@@ -143,7 +143,7 @@ static int smc_listen_take_one(struct smc_sock *lsmc)
 	 */
 	WRITE_ONCE(nsk->sk_sndbuf, READ_ONCE(nclc->sk->sk_sndbuf));
 	WRITE_ONCE(nsk->sk_rcvbuf, READ_ONCE(nclc->sk->sk_rcvbuf));
-	nsk->sk_userlocks |= READ_ONCE(nclc->sk->sk_userlocks) &
+	nsk->sk_userlocks |= nclc->sk->sk_userlocks &
 			     (SOCK_SNDBUF_LOCK | SOCK_RCVBUF_LOCK);
 	set_bit(SMC_SOCK_ACCEPTED, &nsmc->flags);
 	nsmc->limit_hs = READ_ONCE(lsmc->limit_hs);
@@ -370,7 +370,7 @@ int smc_accept(struct socket *sock, struct socket *newsock,
 	nsk = &nsmc->sk;
 	sock_graft(nsk, newsock);
 	newsock->state = SS_CONNECTED;
-	set_bit(SOCK_CUSTOM_SOCKOPT, &newsock->flags);
+	smc_compat_custom_sockopt(newsock);
 	smc_clcsock_attach(nsmc, nsmc->clcsock);
 	smc_clcsock_copy_settings(nsmc);
 	nsmc->listen_smc = NULL;

@@ -28,14 +28,9 @@
 
 #include "smc.h"
 #include "smc_clc.h"
+#include "smc_compat.h"
 #include "smc_data.h"
 #include "smc_lgr.h"
-
-#ifdef SMC_HAVE_KUNIT_VISIBILITY
-#include <kunit/visibility.h>
-#else	/* before 6.2 */
-#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
-#endif
 
 #define SMC_LLC_RX_QUEUE_MAX	64	/* messages waiting for the work */
 #define SMC_LLC_KEY_RESP	0x80	/* in llc_want: a response */

@@ -28,13 +28,8 @@
 #include <linux/module.h>
 #include <linux/string.h>
 
+#include "smc_compat.h"
 #include "smc_llc_wire.h"
-
-#ifdef SMC_HAVE_KUNIT_VISIBILITY
-#include <kunit/visibility.h>
-#else	/* before 6.2 */
-#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
-#endif
 
 #define SMC_LLC_REQ_ADD_LINK_LEN	sizeof(struct smc_llc_req_add_link)
 

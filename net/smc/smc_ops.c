@@ -29,6 +29,8 @@
  * the F_SETOWN owner of clcsock->file: both must see the SMC file.  A
  * socket created by socket(2) gets its file only after ->create, hence
  * the link is made lazily here.  smc_clcsock_detach() undoes it.
+ * Kernels without SOCK_CUSTOM_SOCKOPT get the SOL_SOCKET options handed
+ * to the clcsock here, before every use (smc_compat.h).
  *
  * Context: process context, inside a proto_ops call on @sock.
  * Return: the clcsock.
@@ -39,6 +41,7 @@ struct socket *smc_clc_get(struct socket *sock)
 
 	if (unlikely(!READ_ONCE(clcsock->file)) && sock->file)
 		WRITE_ONCE(clcsock->file, sock->file);
+	smc_compat_push_settings(smc_sk(sock->sk));
 	return clcsock;
 }
 

@@ -11,13 +11,8 @@
 #include <linux/minmax.h>
 #include <linux/uio.h>
 
+#include "smc_compat.h"
 #include "smc_data.h"
-
-#ifdef SMC_HAVE_KUNIT_VISIBILITY
-#include <kunit/visibility.h>
-#else	/* before 6.2 */
-#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
-#endif
 
 /**
  * smc_rx_cons_update() - send our consumer cursor if the peer needs it

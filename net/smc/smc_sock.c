@@ -226,7 +226,7 @@ int smc_sock_add_clcsock(struct sock *sk, int family, int kern)
 		smc_compat_hold_net(clcsock->sk);
 
 	/* SOL_SOCKET setsockopt must reach the clcsock too */
-	set_bit(SOCK_CUSTOM_SOCKOPT, &sk->sk_socket->flags);
+	smc_compat_custom_sockopt(sk->sk_socket);
 	smc_clcsock_attach(smc_sk(sk), clcsock);
 	smc_clcsock_copy_settings(smc_sk(sk));
 	sk->sk_prot->hash(sk);
@@ -318,6 +318,8 @@ int smc_sock_release(struct socket *sock)
 		smc_close_release(smc);
 		goto out;
 	}
+	/* TCP closes with the application's SO_LINGER (smc_compat.h) */
+	smc_compat_push_settings(smc);
 	lock_sock(sk);
 	WRITE_ONCE(sk->sk_state, SMC_CLOSED);
 	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);

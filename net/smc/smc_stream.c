@@ -446,11 +446,7 @@ ssize_t smc_stream_splice_read(struct smc_sock *smc, loff_t *ppos,
 
 	if (!file)
 		return -EINVAL;
-#ifdef SMC_HAVE_SPLICE_EOF
-	return copy_splice_read(file, ppos, pipe, len, flags);
-#else
-	return generic_file_splice_read(file, ppos, pipe, len, flags);
-#endif
+	return smc_compat_splice_read(file, ppos, pipe, len, flags);
 }
 
 /**

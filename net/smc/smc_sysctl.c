@@ -178,12 +178,8 @@ static int __net_init smc_sysctl_table_init(struct net *net)
 		sn->table[i].data = (char *)sn +
 				    (uintptr_t)smc_sysctl_template[i].data;
 
-#ifdef SMC_HAVE_SYSCTL_SZ
-	sn->hdr = register_net_sysctl_sz(net, "net/smc", sn->table,
-					 SMC_SYSCTL_N);
-#else
-	sn->hdr = register_net_sysctl(net, "net/smc", sn->table);
-#endif
+	sn->hdr = smc_compat_register_sysctl(net, "net/smc", sn->table,
+					     SMC_SYSCTL_N);
 	if (!sn->hdr) {
 		kfree(sn->table);
 		sn->table = NULL;

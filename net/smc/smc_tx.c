@@ -13,13 +13,8 @@
 #include <linux/uio.h>
 #include <linux/workqueue.h>
 
+#include "smc_compat.h"
 #include "smc_data.h"
-
-#ifdef SMC_HAVE_KUNIT_VISIBILITY
-#include <kunit/visibility.h>
-#else	/* before 6.2 */
-#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
-#endif
 
 /* a retry when a CDC could not even be allocated */
 #define SMC_TX_RETRY_DELAY	1

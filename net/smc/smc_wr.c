@@ -22,13 +22,8 @@
 #include <linux/slab.h>
 #include <rdma/ib_cache.h>
 
+#include "smc_compat.h"
 #include "smc_wr.h"
-
-#ifdef SMC_HAVE_KUNIT_VISIBILITY
-#include <kunit/visibility.h>
-#else	/* before 6.2 */
-#define EXPORT_SYMBOL_IF_KUNIT(symbol) __ADDRESSABLE(symbol)
-#endif
 
 /* --- work-request accounting ------------------------------------------- */
 
