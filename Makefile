@@ -3,6 +3,7 @@
 # Top-level build for the out-of-tree SMC-R module, its tools and tests.
 #
 #   make            build net/smc/smc.ko, smc_diag.ko and the tools
+#   make module-out    the modules for $(KVER) in out/$(KVER)/net/smc
 #   make module-debug  the same modules plus smc_kunit.ko for the rig's
 #                   debug kernel, in out/debug/net/smc
 #   make module-s390x  the modules cross-built for s390x
@@ -27,7 +28,7 @@ ENVF := $(SMC_CACHE)/env-$(KVER).sh
 W ?= 1
 C ?= 1
 
-.PHONY: all setup setup-s390x module module-debug module-s390x rxe-s390x tools tools-s390x check demo install clean checkpatch bench
+.PHONY: all setup setup-s390x module module-out module-debug module-s390x rxe-s390x tools tools-s390x check demo install clean checkpatch bench
 
 all: module tools
 
@@ -45,6 +46,16 @@ else
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/net/smc W=$(W) modules
 endif
+
+# The module for $(KVER) built from a copy in out/$(KVER)/net/smc, so
+# that a build for the other kernel line in net/smc stays: how make check
+# builds for Debian 12's 6.1 (make KVER=6.1 module-out).
+KVER_OUT := out/$(KVER)/net/smc
+module-out: $(ENVF)
+	rm -rf $(KVER_OUT) && mkdir -p $(KVER_OUT)
+	cp -p net/smc/Kbuild $(DEBUG_SRC) $(KVER_OUT)/
+	. $(ENVF) && scripts/chroot-run.sh make -C $$SMC_KDIR \
+		M=/src/$(KVER_OUT) W=$(W) C=$(C) modules
 
 # Our module for the rig's debug kernel (scripts/debug-kernel.sh builds
 # that kernel once): compiled from a copy in out/debug/net/smc, so the
@@ -66,8 +77,9 @@ module-debug:
 # look.  The tools link against the glibc of the s390x rig root.  C=1
 # keeps sparse's endianness checks on: big-endian is where they matter.
 # The set-up runs once however many of the three targets are asked for.
-S390X_SRC := out/s390x/src
-S390X_OVL := out/s390x/overlay
+S390X_DIR := out/s390x$(if $(filter 6.12,$(KVER)),,-$(KVER))
+S390X_SRC := $(S390X_DIR)/src
+S390X_OVL := $(S390X_DIR)/overlay
 S390X_TOOLS := scripts/rig tools/smc tools/bench tools/testing/selftests/net/smc
 S390X_ENV = . $(SMC_CACHE)/env-$(KVER)-s390x.sh
 setup-s390x:
@@ -85,6 +97,8 @@ module-s390x: setup-s390x
 # (scripts/rig/rxe/): stock rxe cannot talk across endianness.
 rxe-s390x: setup-s390x
 	rm -rf $(S390X_SRC)/rxe && mkdir -p $(S390X_OVL)/scripts/rig/rxe
+	$(S390X_ENV) && [ -n "$$SMC_RXE_SRC" ] || \
+		{ echo "no rxe source for this kernel (scripts/setup.sh)" >&2; exit 1; }
 	$(S390X_ENV) && cp -r $$SMC_RXE_SRC $(S390X_SRC)/rxe && \
 	patch -s -p1 -d $(S390X_SRC)/rxe <scripts/rig/rxe/rxe-icrc-le.patch && \
 	scripts/chroot-run.sh make -s -C $$SMC_KDIR M=/src/$(S390X_SRC)/rxe \

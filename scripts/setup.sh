@@ -32,9 +32,13 @@ CACHE=${SMC_CACHE:-$HOME/.cache/smc-r}
 log() { printf '[setup] %s\n' "$*" >&2; }
 die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
 
+# kbuild: the host-architecture kbuild tools the headers link to, one
+# package per ABI on trixie, one per kernel line on bookworm (ABI: the ABI)
 case "$KVER" in
-6.12)	suite=trixie;   abi_re='6\.12\.[0-9]+\+deb13'; cc=gcc-14 ;;
-6.1)	suite=bookworm; abi_re='6\.1\.0-[0-9]+';      cc=gcc-12 ;;
+6.12)	suite=trixie;   abi_re='6\.12\.[0-9]+\+deb13'; cc=gcc-14
+	kbuild=linux-kbuild-ABI ;;
+6.1)	suite=bookworm; abi_re='6\.1\.0-[0-9]+';      cc=gcc-12
+	kbuild=linux-kbuild-6.1 ;;
 *)	die "unknown KVER=$KVER (6.12 or 6.1)" ;;
 esac
 # the image package's suffix, the kernel's ARCH and the cross prefix
@@ -151,7 +155,7 @@ for r in $cands; do
 	if try_fetch "linux-image-$r" >/dev/null &&
 	   try_fetch "linux-headers-$r" >/dev/null &&
 	   try_fetch "linux-headers-$abi-common" >/dev/null &&
-	   try_fetch "linux-kbuild-$abi" "${host_apt[@]}" >/dev/null; then
+	   try_fetch "${kbuild/ABI/$abi}" "${host_apt[@]}" >/dev/null; then
 		rel=$r
 		break
 	fi
@@ -220,8 +224,10 @@ else
 		log "unpacking the $rel headers into the chroot"
 		for d in "$(fetch "linux-headers-$abi-common")" \
 			 "$(fetch "linux-headers-$rel")" \
-			 "$(try_fetch "linux-kbuild-$abi" "${host_apt[@]}")"; do
-			dpkg -x "$d" "$chroot_dir"
+			 "$(try_fetch "${kbuild/ABI/$abi}" "${host_apt[@]}")"; do
+			# as dpkg would: /lib stays the merged-/usr symlink
+			dpkg-deb --fsys-tarfile "$d" |
+				tar -x --keep-directory-symlink -C "$chroot_dir"
 		done
 		touch "$chroot_dir/usr/src/linux-headers-$rel/.done"
 	fi
@@ -236,8 +242,12 @@ fi
 # The rig therefore runs trixie's QEMU, installed into the trixie chroot
 # and started from the host through the chroot's own dynamic loader
 # (scripts/rig/qemu.sh), so paths stay the host's.
+# (bookworm's rig borrows it when the trixie chroot has it)
 qemu_root=
-if [ "$suite" = trixie ]; then
+trixie_qemu=$CACHE/chroot-trixie-amd64
+if [ "$suite" != trixie ] && [ -e "$trixie_qemu/.qemu" ]; then
+	qemu_root=$trixie_qemu
+elif [ "$suite" = trixie ]; then
 	qemu_root=$chroot_dir
 	qemu_pkgs="qemu-system-x86 qemu-system-s390x"
 	if [ "$(cat "$chroot_dir/.qemu" 2>/dev/null)" != "$qemu_pkgs" ]; then
@@ -275,14 +285,18 @@ fi
 # Stock rxe stores its ICRC in CPU byte order, so an s390x rxe and an
 # x86_64 one drop each other's every packet.  The rig builds an s390x
 # rdma_rxe.ko with that fixed (make rxe-s390x, scripts/rig/rxe/), from
-# exactly the source of the s390x kernel it loads into.
+# exactly the source of the s390x kernel it loads into.  Only for 6.12,
+# the kernel the s390x rig hosts boot; 6.1 is built for s390x, not run.
 rxe_src=
-if [ "$DARCH" != amd64 ]; then
+if [ "$DARCH" != amd64 ] && [ "$suite" = trixie ]; then
 	rxe_src=$CACHE/rxe-src-${rel%-"$DARCH"}
-	if [ ! -e "$rxe_src/.done" ]; then
-		kver=$(dpkg-deb -f "$image_deb" Version)
-		src_deb=$(try_fetch "$src_pkg=$kver" "${host_apt[@]}") ||
-			die "cannot download $src_pkg $kver"
+	kver=$(dpkg-deb -f "$image_deb" Version)
+	# the mirror keeps only current sources (make rxe-s390x says so)
+	if [ ! -e "$rxe_src/.done" ] &&
+	   ! src_deb=$(try_fetch "$src_pkg=$kver" "${host_apt[@]}"); then
+		log "no $src_pkg $kver on the mirror: no rig-built rxe"
+		rxe_src=
+	elif [ ! -e "$rxe_src/.done" ]; then
 		rm -rf "$rxe_src"
 		mkdir -p "$rxe_src"
 		# the source tarball inside the .deb, and rxe inside that
@@ -297,9 +311,13 @@ if [ "$DARCH" != amd64 ]; then
 fi
 
 # --- 4. checkpatch from the matching source package ------------------------
+# (a second kernel line uses the first one's: the style rules are the same
+# and the source package is large)
 cpdir=$CACHE/checkpatch-$KVER
 srctar=$CACHE/src/$src_pkg.tar.xz
-if [ "$DARCH" = amd64 ] && { [ ! -e "$cpdir/.done" ] || [ ! -f "$srctar" ]; }; then
+if [ "$KVER" != 6.12 ] && [ -e "$CACHE/checkpatch-6.12/.done" ]; then
+	cpdir=$CACHE/checkpatch-6.12
+elif [ "$DARCH" = amd64 ] && { [ ! -e "$cpdir/.done" ] || [ ! -f "$srctar" ]; }; then
 	src_deb=$(fetch "$src_pkg")
 	log "extracting checkpatch.pl from $(basename "$src_deb")"
 	tmp=$(mktemp -d)

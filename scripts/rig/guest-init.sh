@@ -58,8 +58,10 @@ poweroff_now() {
 	while :; do wait; done
 }
 
-# no udev here: load the NIC driver ourselves
+# no udev here: load the NIC driver ourselves, and the console the job
+# writes to (both built in on 6.12, modules on 6.1)
 modprobe virtio_net
+modprobe virtio_console
 ip link set lo up
 for dev in /sys/class/net/*; do
 	name=${dev##*/}

@@ -21,9 +21,15 @@ cp "$busybox" "$tmp/bin/busybox"
 # Module load order from the kernel's own dependency data.
 base=${moddir%/lib/modules/"$krel"}
 : >"$tmp/mods/order"
-for m in 9p 9pnet_virtio overlay; do
-	modprobe -d "$base" -S "$krel" --show-depends "$m"
-done |
+# The virtio PCI transport is built in from 6.12 on, a module on 6.1
+# (and absent on s390x, whose transport is CCW).
+{
+	for m in 9p 9pnet_virtio overlay; do
+		modprobe -d "$base" -S "$krel" --show-depends "$m"
+	done
+	modprobe -d "$base" -S "$krel" --show-depends virtio_pci 2>/dev/null ||
+		true
+} |
 while read -r kind path _; do
 	[ "$kind" = insmod ] || continue
 	name=$(basename "$path")

@@ -88,7 +88,9 @@ esac
 [ "$kernel" = debug ] && [ "$arch_A$arch_B" != amd64amd64 ] &&
 	{ echo "rig: the debug kernel is amd64 only" >&2; exit 2; }
 case "$kernel" in
-stock)	ours=$repo/net/smc ;;
+stock)	ours=$repo/net/smc
+	# another kernel line's build (make KVER=6.1 module-out)
+	[ "$KVER" = 6.12 ] || ours=$repo/out/$KVER/net/smc ;;
 debug)	# shellcheck source=/dev/null
 	. "$("$repo/scripts/debug-kernel.sh")"
 	ours=$repo/out/debug/net/smc

@@ -517,7 +517,20 @@ stats_reset_private()
 		[[ "$abs" == *'"client_fallbacks":1,'* ]]
 }
 
-smc_lib_plan 15
+# The distro module is the reference for the ABI ours serves from 6.12 on.
+# 6.1's predates the v2.1 sysctls and attributes and cannot name an rxe
+# port's netdev, so there ours is held to what is written down only, and
+# the four byte-for-byte comparisons with the distro module are not run.
+distro_ref=1
+IFS=.- read -r kmaj kmin _ <<<"$(uname -r)"
+[ "$kmaj" -gt 6 ] || { [ "$kmaj" = 6 ] && [ "$kmin" -ge 12 ]; } || distro_ref=0
+if [ "$distro_ref" = 1 ]; then
+	smc_lib_plan 15
+else
+	echo "kernel $(uname -r): the distro module is an older ABI release" |
+		smc_lib_diag
+	smc_lib_plan 11
+fi
 
 smc_lib_mod_unload >/dev/null 2>&1
 smc_lib_mod_ensure distro >/dev/null 2>&1 ||
@@ -536,12 +549,16 @@ run_fback_order "$tmp/ours.fback"
 
 smc_lib_run "distro module: result codes as written down" expected_codes distro
 smc_lib_run "ours: result codes as written down" expected_codes ours
-smc_lib_run "ours: every answer identical to the distro module's" same_answers
+[ "$distro_ref" = 1 ] &&
+	smc_lib_run "ours: every answer identical to the distro module's" same_answers
 smc_lib_run "ours: dump contents, netns isolation, UEID and HS state" ours_content
-smc_lib_run "ours: SMC-R devices dumped as by the distro module" devices_like_distro
-smc_lib_run "distro module: sysctls as written down" expected_sysctls distro
+if [ "$distro_ref" = 1 ]; then
+	smc_lib_run "ours: SMC-R devices dumped as by the distro module" devices_like_distro
+	smc_lib_run "distro module: sysctls as written down" expected_sysctls distro
+fi
 smc_lib_run "ours: sysctls as written down" expected_sysctls ours
-smc_lib_run "ours: sysctls identical to the distro module's" same_sysctls
+[ "$distro_ref" = 1 ] &&
+	smc_lib_run "ours: sysctls identical to the distro module's" same_sysctls
 smc_lib_run "ours: genl family module aliases" genl_alias
 smc_lib_run "ours: fallbacks and their reasons counted" fallbacks_counted
 smc_lib_run "distro module: fallback reasons in first-seen order" \
