@@ -8,12 +8,26 @@
  * the contract with the socket layer.
  */
 
+#include <linux/debugfs.h>
 #include <linux/rbtree.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
+#include "smc_cdc_wire.h"
 #include "smc_compat.h"
 #include "smc_data.h"
+
+/* every link's receive counts added up, for debugfs cdc_rx */
+static struct smc_cdc_stats smc_cdc_rx_total;
+
+/* count a received CDC's fate on its link and in the module's total */
+#define SMC_CDC_STAT(field)	offsetof(struct smc_cdc_stats, field)
+static void smc_cdc_count(struct smc_cdc_stats *st, size_t stat)
+{
+	atomic_inc((atomic_t *)((u8 *)st + stat));
+	atomic_inc((atomic_t *)((u8 *)&smc_cdc_rx_total + stat));
+}
 
 /*
  * What the completion of one CDC touches: the connection, pinned by
@@ -304,7 +318,7 @@ static bool smc_cdc_rx_conn(struct smc_connection *conn,
 
 	spin_lock_bh(&conn->rx_lock);
 	if (smc_cdc_seq_old(m->seqno, rx->seqno)) {
-		atomic_inc(&st->rx_old_seq);
+		smc_cdc_count(st, SMC_CDC_STAT(rx_old_seq));
 		goto drop;
 	}
 	peer_size = READ_ONCE(conn->peer_rmbe_size);
@@ -317,7 +331,7 @@ static bool smc_cdc_rx_conn(struct smc_connection *conn,
 	if (!smc_cursor_valid(rmbe_size, &m->prod) ||
 	    (peer_size ? !smc_cursor_valid(peer_size, &m->cons) :
 			 m->cons.wrap || m->cons.count)) {
-		atomic_inc(&st->rx_bad);
+		smc_cdc_count(st, SMC_CDC_STAT(rx_bad));
 		goto drop;
 	}
 	/* cursors only move forward, and by at most what the ring holds */
@@ -327,12 +341,14 @@ static bool smc_cdc_rx_conn(struct smc_connection *conn,
 	    smc_cursor_behind(&rx->cons, &m->cons) ||
 	    !smc_cdc_prod_ok(&cons, &m->prod) ||
 	    smc_cursor_comp(peer_size, &m->cons, &prod) < 0) {
-		atomic_inc(&st->rx_backwards);
+		smc_cdc_count(st, SMC_CDC_STAT(rx_backwards));
 		goto drop;
 	}
 	*got = smc_cursor_diff(rmbe_size, &rx->prod, &m->prod);
 	*freed = smc_cursor_diff(peer_size, &rx->cons, &m->cons);
 	*new_flags = m->conn_flags & ~conn->peer_conn_flags;
+	if (((m->seqno - rx->seqno) & 0xffff) > 1)
+		smc_cdc_count(st, SMC_CDC_STAT(rx_seq_jump));
 	rx->seqno = m->seqno;
 	rx->prod_flags = m->prod_flags;
 	rx->conn_flags = m->conn_flags;
@@ -376,12 +392,12 @@ void smc_cdc_rx_handler(struct smc_link *wrlnk, const u8 *buf,
 	u8 new_flags = 0;
 
 	if (smc_cdc_decode(buf, len, &m)) {
-		atomic_inc(&st->rx_bad);
+		smc_cdc_count(st, SMC_CDC_STAT(rx_bad));
 		return;
 	}
 	conn = smc_conn_find_by_token(lnk->lgr, m.token);
 	if (!conn) {
-		atomic_inc(&st->rx_unknown_token);
+		smc_cdc_count(st, SMC_CDC_STAT(rx_unknown_token));
 		return;
 	}
 	if (READ_ONCE(conn->out_of_sync) ||
@@ -409,3 +425,33 @@ out:
 	conn->ops->put(conn);
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_cdc_rx_handler);
+
+static int smc_cdc_rx_show(struct seq_file *m, void *v)
+{
+	const struct smc_cdc_stats *t = &smc_cdc_rx_total;
+
+	seq_printf(m, "bad %d\n", atomic_read(&t->rx_bad));
+	seq_printf(m, "unknown_token %d\n", atomic_read(&t->rx_unknown_token));
+	seq_printf(m, "old_seq %d\n", atomic_read(&t->rx_old_seq));
+	seq_printf(m, "backwards %d\n", atomic_read(&t->rx_backwards));
+	seq_printf(m, "seq_jump %d\n", atomic_read(&t->rx_seq_jump));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smc_cdc_rx);
+
+/**
+ * smc_cdc_debugfs_init() - the CDC files under /sys/kernel/debug/smc/
+ * @root: that directory
+ *
+ * cdc_rx: received CDC messages dropped, by reason, and accepted ones
+ * whose sequence number jumped, since the module loaded.
+ * cdc_seqno_host_order: the test-only byte-order switch of the codec.
+ *
+ * Context: module init.
+ */
+void smc_cdc_debugfs_init(struct dentry *root)
+{
+	debugfs_create_file("cdc_rx", 0400, root, NULL, &smc_cdc_rx_fops);
+	debugfs_create_bool("cdc_seqno_host_order", 0600, root,
+			    &smc_cdc_seqno_host_order);
+}

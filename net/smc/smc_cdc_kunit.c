@@ -171,12 +171,32 @@ static void smc_cdc_seqno(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, smc_cdc_seq_old(0x8000, 0));
 }
 
+/* the test-only byte-order switch: host order out and in */
+static void smc_cdc_seqno_switch(struct kunit *test)
+{
+	struct smc_cdc_msg_info m = { .seqno = 0x0102 }, back;
+	u16 host = 0x0102;
+	u8 out[44];
+
+	WRITE_ONCE(smc_cdc_seqno_host_order, true);
+	smc_cdc_encode(out, &m);
+	KUNIT_EXPECT_MEMEQ(test, &out[2], &host, sizeof(host));
+	KUNIT_EXPECT_EQ(test, smc_cdc_decode(out, sizeof(out), &back), 0);
+	KUNIT_EXPECT_EQ(test, back.seqno, 0x0102);
+	WRITE_ONCE(smc_cdc_seqno_host_order, false);
+
+	smc_cdc_encode(out, &m);
+	KUNIT_EXPECT_EQ(test, out[2], 0x01);
+	KUNIT_EXPECT_EQ(test, out[3], 0x02);
+}
+
 static struct kunit_case smc_cdc_wire_cases[] = {
 	KUNIT_CASE(smc_cdc_known_answer),
 	KUNIT_CASE(smc_cdc_flags),
 	KUNIT_CASE(smc_cdc_roundtrip),
 	KUNIT_CASE(smc_cdc_malformed),
 	KUNIT_CASE(smc_cdc_seqno),
+	KUNIT_CASE(smc_cdc_seqno_switch),
 	{}
 };
 

@@ -82,12 +82,16 @@ struct smc_connection;
  * @rx_unknown_token: no connection with that alert token in the group
  * @rx_old_seq: sequence number behind the last one accepted
  * @rx_backwards: a cursor would have moved backwards or jumped a lap
+ * @rx_seq_jump: accepted, but its sequence number skipped some: on one
+ *	link a connection's CDCs arrive in order, so this counts lost
+ *	messages or a peer that numbers them wrongly
  */
 struct smc_cdc_stats {
 	atomic_t	rx_bad;
 	atomic_t	rx_unknown_token;
 	atomic_t	rx_old_seq;
 	atomic_t	rx_backwards;
+	atomic_t	rx_seq_jump;
 };
 
 /**

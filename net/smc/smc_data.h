@@ -62,6 +62,8 @@ struct smc_connection *smc_conn_find_by_token(struct smc_link_group *lgr,
 int smc_cdc_send_flags(struct smc_connection *conn, u8 conn_flags);
 int smc_cdc_send_locked(struct smc_connection *conn,
 			struct smc_wr_tx_slot *slot);
+struct dentry;
+void smc_cdc_debugfs_init(struct dentry *root);
 void smc_cdc_rx_handler(struct smc_link *wrlnk, const u8 *buf,
 			unsigned int len);
 

@@ -468,6 +468,7 @@ static void dt_no_drops(struct kunit *test, struct dt_side *s)
 	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_unknown_token), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_old_seq), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_backwards), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_seq_jump), 0);
 }
 
 /* one byte A to B; then A is done writing and B sees the end */
@@ -838,6 +839,34 @@ static void smc_data_bad_cdc(struct kunit *test)
 }
 
 /*
+ * An accepted CDC whose sequence number skipped some is counted: 0x0100
+ * is what seqno 1 looks like from a peer that sends it in the other
+ * byte order.
+ */
+static void smc_data_seq_jump(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+	struct smc_cdc_stats *st = &b->lgr.lnk[0].cdc_stats;
+	u8 bytes[2] = { 1, 2 };
+
+	dt_pair_up(test);
+	KUNIT_ASSERT_EQ(test, dt_send(a, bytes, 2, 0), 2);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 2), 0);
+	dt_no_drops(test, b);
+
+	/* a repeat is neither old nor a jump */
+	dt_inject(b, 1, 0x2222, 0, 2, SMC_CDC_LEN);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_seq_jump), 0);
+	dt_inject(b, 0x0100, 0x2222, 0, 2, SMC_CDC_LEN);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_seq_jump), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_old_seq), 0);
+	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.seqno, 0x0100);
+	KUNIT_EXPECT_EQ(test, smc_rx_inq(&b->conn), 2);
+	dt_quiesce(test);
+}
+
+/*
  * A client writes right after its Confirm: B, a server that has not read
  * the Confirm yet and so does not know the size of A's RMB, must take
  * A's CDCs - a whole RMBE of data in one - and not drop them.
@@ -911,6 +940,7 @@ static struct kunit_case smc_data_cases[] = {
 	KUNIT_CASE(smc_data_no_slot),
 	KUNIT_CASE(smc_data_stop_sends_last_flags),
 	KUNIT_CASE(smc_data_bad_cdc),
+	KUNIT_CASE(smc_data_seq_jump),
 	KUNIT_CASE(smc_data_before_confirm),
 	KUNIT_CASE(smc_data_teardown_inflight),
 	{}

@@ -19,6 +19,7 @@
 #include <linux/string.h>
 
 #include "smc.h"
+#include "smc_data.h"
 
 static struct dentry *smc_debugfs_root;
 
@@ -123,6 +124,7 @@ void smc_debugfs_init(void)
 {
 	smc_debugfs_root = debugfs_create_dir("smc", NULL);
 	smc_clc_inject_init(smc_debugfs_root);
+	smc_cdc_debugfs_init(smc_debugfs_root);
 	debugfs_create_file("inject_warn", 0200, smc_debugfs_root,
 			    &smc_inject_warn_op, &smc_inject_fops);
 	if (IS_ENABLED(CONFIG_KASAN))
