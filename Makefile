@@ -54,6 +54,7 @@ KVER_OUT := out/$(KVER)/net/smc
 module-out: $(ENVF)
 	rm -rf $(KVER_OUT) && mkdir -p $(KVER_OUT)
 	cp -p net/smc/Kbuild $(DEBUG_SRC) $(KVER_OUT)/
+	mkdir -p out/$(KVER)/$(ZPCI_DIR) && cp -p $(ZPCI_SRC) out/$(KVER)/$(ZPCI_DIR)/
 	. $(ENVF) && scripts/chroot-run.sh make -C $$SMC_KDIR \
 		M=/src/$(KVER_OUT) W=$(W) C=$(C) modules
 
@@ -63,9 +64,13 @@ module-out: $(ENVF)
 DEBUG_OUT := out/debug/net/smc
 # the sources only: a stock build's generated smc.mod.c must not come along
 DEBUG_SRC = $(filter-out %.mod.c,$(wildcard net/smc/*.[ch]))
+# net/smc/Kbuild reaches these as ../../drivers/s390/pci: copied alongside
+ZPCI_DIR := drivers/s390/pci
+ZPCI_SRC = $(wildcard $(ZPCI_DIR)/*.[ch])
 module-debug:
 	. "$$(scripts/debug-kernel.sh)" && mkdir -p $(DEBUG_OUT) && \
 	cp -p net/smc/Kbuild $(DEBUG_SRC) $(DEBUG_OUT)/ && \
+	mkdir -p out/debug/$(ZPCI_DIR) && cp -p $(ZPCI_SRC) out/debug/$(ZPCI_DIR)/ && \
 	CHROOT_BIND=$$SMC_DEBUG_DIR scripts/chroot-run.sh make -C $$SMC_KDIR \
 		M=/src/$(DEBUG_OUT) W=$(W) CONFIG_SMC_KUNIT_TEST=m modules
 
@@ -88,6 +93,8 @@ setup-s390x:
 module-s390x: setup-s390x
 	rm -rf $(S390X_SRC)/net && mkdir -p $(S390X_SRC)/net/smc $(S390X_OVL)/net/smc
 	cp -p net/smc/Kbuild $(DEBUG_SRC) $(S390X_SRC)/net/smc/
+	rm -rf $(S390X_SRC)/drivers && mkdir -p $(S390X_SRC)/$(ZPCI_DIR)
+	cp -p $(ZPCI_SRC) $(S390X_SRC)/$(ZPCI_DIR)/
 	$(S390X_ENV) && scripts/chroot-run.sh make -C $$SMC_KDIR \
 		M=/src/$(S390X_SRC)/net/smc ARCH=$$SMC_KARCH \
 		CROSS_COMPILE=$$SMC_CROSS W=$(W) C=$(C) modules

@@ -15,7 +15,8 @@
 #   4a. "6.1": the socket, fallback, admin and diag selftests with both
 #      hosts on Debian 12's 6.1 kernel and our 6.1 build (about 4 minutes);
 #   4b. "s390x": most of the selftests between an x86_64 host A and an
-#      s390x host B (about 6 minutes), our module on both;
+#      s390x host B (about 6 minutes), our module on both, and the zPCI
+#      PNETID test on one s390x host with a QEMU zpci function;
 #   4c. "bench": the benchmark harness in its smoke mode (make bench
 #      BENCH_SMOKE=1, about 1 minute): it must write results.md,
 #      results.json and a chart, and every SMC cell must be SMC-R; the
@@ -240,6 +241,10 @@ if [[ " $parts " == *" s390x "* ]]; then
 	[ $rc = 0 ] && run_selftests stock s390x \
 		"selftests between x86_64 (A) and s390x (B): SMC-R across byte orders" \
 		1800 "TEST_PROGS=\"$S390X_TESTS\"" "--arch B=s390x"
+	# the zPCI PNETID path, on an s390x host with a QEMU zpci function
+	[ $rc = 0 ] && run_selftests stock zpci \
+		"zPCI PNETIDs on an s390x host with a QEMU zpci function" \
+		600 "TEST_PROGS=zpci_pnetid.sh" "--arch s390x --hosts 1 --zpci"
 fi
 
 # -- the benchmark harness, smoke mode ---------------------------------------------

@@ -13,7 +13,8 @@ KVER=${KVER:-6.12}
 . "${SMC_CACHE:-$HOME/.cache/smc-r}/env-$KVER.sh"
 rc=0
 
-kfiles=$(git ls-files 'net/smc/*.c' 'net/smc/*.h' 'include/uapi/linux/*.h' | tr '\n' ' ')
+kfiles=$(git ls-files 'net/smc/*.c' 'net/smc/*.h' 'include/uapi/linux/*.h' \
+	'drivers/s390/pci/*.[ch]' | tr '\n' ' ')
 cfiles=$(git ls-files 'tools/smc/*.[ch]' 'tools/bench/*.c' \
 	'tools/testing/selftests/net/smc/*.c' \
 	'tools/testing/selftests/net/smc/*.h' 'scripts/rig/*.c' | tr '\n' ' ')

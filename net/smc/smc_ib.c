@@ -32,6 +32,7 @@
 #include "smc.h"
 #include "smc_compat.h"
 #include "smc_ib.h"
+#include "../../drivers/s390/pci/smc_zpci_pnetid.h"
 
 static DEFINE_MUTEX(smc_ib_mutex);	/* guards changes of smc_ib_devices */
 static LIST_HEAD(smc_ib_devices);
@@ -107,17 +108,26 @@ void smc_ib_put(struct smc_ib_device *dev)
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_ib_put);
 
-/* the PNETIDs of @dev's ports from the table of init_net */
+/*
+ * The PNETIDs of @dev's ports: the hardware's (s390: from the zPCI
+ * function, port 1 in field 0) if it has one, as upstream, else the
+ * table's of init_net.
+ */
 static void smc_ib_pnet_refresh(struct smc_ib_device *dev)
 {
 	char pnetid[SMC_IB_PNETID_LEN + 1];
+	bool usr;
 	u32 port;
 
 	for (port = 1; port <= smc_ib_nports(dev->ibdev); port++) {
-		smc_pnet_find_ib(dev_name(&dev->ibdev->dev), port, pnetid);
+		usr = smc_zpci_pnetid(dev->ibdev->dev.parent, port - 1,
+				      pnetid) &&
+		      smc_pnet_find_ib(dev_name(&dev->ibdev->dev), port,
+				       pnetid);
 		spin_lock_bh(&dev->lock);
 		strscpy(dev->ports[port - 1].pnetid, pnetid,
 			sizeof(dev->ports[port - 1].pnetid));
+		dev->ports[port - 1].pnet_usr = usr;
 		spin_unlock_bh(&dev->lock);
 	}
 }
@@ -384,8 +394,8 @@ void smc_ib_port_info(struct smc_ib_device *dev, u8 port,
 	info->active = p->state == IB_PORT_ACTIVE && !READ_ONCE(dev->fatal);
 	info->ifindex = p->ifindex;
 	strscpy(info->pnetid, p->pnetid, sizeof(info->pnetid));
+	info->pnet_usr = p->pnet_usr;
 	spin_unlock_bh(&dev->lock);
-	info->pnet_usr = info->pnetid[0] != '\0';
 	info->lnk_cnt = atomic_read(&p->lnk_cnt);
 }
 

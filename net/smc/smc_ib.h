@@ -30,7 +30,9 @@
  * @gid_tbl_len: GID table size from the last port query
  * @ifindex: ifindex of the port's netdev in init_net, 0 if none
  * @mac: MAC address of that netdev, zero if none
- * @pnetid: PNETID from the table of init_net, "" if none
+ * @pnetid: PNETID from the hardware (s390: the zPCI function) or else
+ *	from the table of init_net, "" if none
+ * @pnet_usr: @pnetid came from the table
  * @lnk_cnt: SMC-R links using this port; maintained by the link layer
  *
  * All but @lnk_cnt are guarded by smc_ib_device.lock.
@@ -41,6 +43,7 @@ struct smc_ib_port {
 	int			ifindex;
 	u8			mac[ETH_ALEN];
 	char			pnetid[SMC_IB_PNETID_LEN + 1];
+	bool			pnet_usr;
 	atomic_t		lnk_cnt;
 };
 
@@ -103,7 +106,7 @@ struct smc_ib_select {
  * @active: the port is ACTIVE and the device not fatally broken
  * @ifindex: see struct smc_ib_port
  * @pnetid: see struct smc_ib_port
- * @pnet_usr: @pnetid was defined by the user (always, off s390)
+ * @pnet_usr: @pnetid was defined by the user, not by the hardware
  * @lnk_cnt: see struct smc_ib_port
  */
 struct smc_ib_port_info {

@@ -12,10 +12,27 @@
  *
  * The answer is "IBDEV PORT SGID_INDEX GID MAC v1|v2 IFINDEX PNETID|-"
  * or "ENODEV".  IFNAME is looked up in the writer's namespace.
+ *
+ * /sys/kernel/debug/smc/pnetid shows where a port's PNETID comes from,
+ * the hardware (zPCI, s390) or the table.  Write one request, read the
+ * answer:
+ *
+ *   ndev IFNAME         a netdev (for a VLAN, the zPCI part is its
+ *                       real device's)
+ *   ib IBDEV PORT       an RDMA device's port, 1 or 2
+ *
+ * The answer is one line of key=value pairs:
+ *
+ *   zpci=ok fid=0x%08x uid=0x%08x pchid=0x%04x util=0|1 or zpci=-ERRNO
+ *   hw=PNETID|-ERRNO    smc_zpci_pnetid() for the port
+ *   pnetid=PNETID|-     the PNETID SMC-R uses
+ *   usr=0|1             that one came from the table
  */
 
 #include <linux/debugfs.h>
+#include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/if_vlan.h>
 #include <linux/inet.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
@@ -27,6 +44,7 @@
 
 #include "smc.h"
 #include "smc_ib.h"
+#include "../../drivers/s390/pci/smc_zpci_pnetid.h"
 
 #define SMC_IB_DBG_LEN	160
 
@@ -121,10 +139,135 @@ static const struct file_operations smc_ib_dbg_fops = {
 	.llseek	= default_llseek,
 };
 
+static DEFINE_MUTEX(smc_pnet_dbg_lock);	/* guards smc_pnet_dbg_answer */
+static char smc_pnet_dbg_answer[SMC_IB_DBG_LEN];
+
+/* the port's device and index for the zPCI look-up, and its PNETID */
+static int smc_pnet_dbg_port(char *req, struct device **zdev,
+			     unsigned int *zport, char *pnetid, bool *usr,
+			     struct net_device **ndev,
+			     struct smc_ib_device **ibdev)
+{
+	struct net *net = current->nsproxy->net_ns;
+	char *kind = strsep(&req, " ");
+	char *name = strsep(&req, " ");
+	struct smc_ib_port_info info;
+	struct smc_ib_device *dev;
+	struct net_device *base;
+	long n;
+	u8 port;
+
+	if (!kind || !name)
+		return -EINVAL;
+	if (!strcmp(kind, "ndev")) {
+		*ndev = dev_get_by_name(net, name);
+		if (!*ndev)
+			return -ENOENT;
+		base = is_vlan_dev(*ndev) ? vlan_dev_real_dev(*ndev) : *ndev;
+		*zdev = base->dev.parent;
+		*zport = base->dev_port;
+		*usr = smc_pnet_find_ndev(*ndev, pnetid);
+		return 0;
+	}
+	if (strcmp(kind, "ib") || !req || kstrtou8(req, 10, &port) ||
+	    port < 1 || port > SMC_IB_MAX_PORTS)
+		return -EINVAL;
+	for (n = 0; (dev = smc_ib_get_nth(n)); n++) {
+		if (!strcmp(dev_name(&dev->ibdev->dev), name))
+			break;
+		smc_ib_put(dev);
+	}
+	if (!dev)
+		return -ENOENT;
+	*ibdev = dev;
+	smc_ib_port_info(dev, port, &info);
+	if (!info.valid)
+		return -ENOENT;
+	*zdev = dev->ibdev->dev.parent;
+	*zport = port - 1;
+	strscpy(pnetid, info.pnetid, SMC_IB_PNETID_LEN + 1);
+	*usr = info.pnet_usr;
+	return 0;
+}
+
+static ssize_t smc_pnet_dbg_write(struct file *file, const char __user *ubuf,
+				  size_t len, loff_t *ppos)
+{
+	char hw[SMC_ZPCI_PNETID_LEN + 1], pnetid[SMC_IB_PNETID_LEN + 1];
+	struct smc_ib_device *ibdev = NULL;
+	struct net_device *ndev = NULL;
+	struct device *zdev = NULL;
+	char req[96], zinfo[80];
+	struct smc_zpci_fn fn;
+	unsigned int zport = 0;
+	int rc, hw_rc;
+	bool usr;
+
+	if (len >= sizeof(req))
+		return -EINVAL;
+	if (copy_from_user(req, ubuf, len))
+		return -EFAULT;
+	req[len] = '\0';
+	strim(req);
+
+	rc = smc_pnet_dbg_port(req, &zdev, &zport, pnetid, &usr, &ndev,
+			       &ibdev);
+	if (rc)
+		goto out;
+	/* for a netdev "found" means from either source: tell them apart */
+	hw_rc = smc_zpci_pnetid(zdev, zport, hw);
+	if (ndev)
+		usr = usr && hw_rc;
+	rc = smc_zpci_fn_get(zdev, &fn);
+	if (rc)
+		snprintf(zinfo, sizeof(zinfo), "zpci=%pe", ERR_PTR(rc));
+	else
+		snprintf(zinfo, sizeof(zinfo),
+			 "zpci=ok fid=0x%08x uid=0x%08x pchid=0x%04x util=%d",
+			 fn.fid, fn.uid, fn.pchid, fn.util_avail);
+	mutex_lock(&smc_pnet_dbg_lock);
+	if (hw_rc)
+		snprintf(smc_pnet_dbg_answer, sizeof(smc_pnet_dbg_answer),
+			 "%s hw=%pe pnetid=%s usr=%d\n", zinfo, ERR_PTR(hw_rc),
+			 pnetid[0] ? pnetid : "-", usr);
+	else
+		snprintf(smc_pnet_dbg_answer, sizeof(smc_pnet_dbg_answer),
+			 "%s hw=%s pnetid=%s usr=%d\n", zinfo, hw,
+			 pnetid[0] ? pnetid : "-", usr);
+	mutex_unlock(&smc_pnet_dbg_lock);
+	rc = 0;
+out:
+	if (ndev)
+		dev_put(ndev);
+	if (ibdev)
+		smc_ib_put(ibdev);
+	return rc ? rc : len;
+}
+
+static ssize_t smc_pnet_dbg_read(struct file *file, char __user *ubuf,
+				 size_t len, loff_t *ppos)
+{
+	char answer[SMC_IB_DBG_LEN];
+
+	mutex_lock(&smc_pnet_dbg_lock);
+	strscpy(answer, smc_pnet_dbg_answer, sizeof(answer));
+	mutex_unlock(&smc_pnet_dbg_lock);
+	return simple_read_from_buffer(ubuf, len, ppos, answer,
+				       strlen(answer));
+}
+
+static const struct file_operations smc_pnet_dbg_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= smc_pnet_dbg_read,
+	.write	= smc_pnet_dbg_write,
+	.llseek	= default_llseek,
+};
+
 /**
- * smc_ib_debugfs_init() - create /sys/kernel/debug/smc/ib_select
+ * smc_ib_debugfs_init() - create /sys/kernel/debug/smc/ib_select and pnetid
  *
- * The file goes away with the directory in smc_debugfs_exit().
+ * The files go away with the directory in smc_debugfs_exit().
  * Failures are not fatal: debugfs is a test aid only.
  *
  * Context: module init, after smc_debugfs_init().
@@ -136,5 +279,6 @@ void smc_ib_debugfs_init(void)
 	if (IS_ERR_OR_NULL(root))
 		return;
 	debugfs_create_file("ib_select", 0600, root, NULL, &smc_ib_dbg_fops);
+	debugfs_create_file("pnetid", 0600, root, NULL, &smc_pnet_dbg_fops);
 	dput(root);
 }

@@ -36,6 +36,7 @@
 
 #include "smc.h"
 #include "smc_ib.h"
+#include "../../drivers/s390/pci/smc_zpci_pnetid.h"
 
 #define SMC_PNET_ID_LEN		16	/* PNETID characters */
 #define SMC_PNET_IBNAME_MAX	64	/* IB_DEVICE_NAME_MAX */
@@ -414,21 +415,26 @@ static bool smc_pnet_find_ifindex(struct net *net, int ifindex, char *pnetid)
  * @ndev: the netdev, held by the caller
  * @pnetid: SMC_PNET_ID_LEN + 1 bytes for the result
  *
- * A VLAN device has the PNETID of its real device unless it has an
- * entry of its own.
+ * As upstream, a PNETID the hardware assigns to the port (on s390, from
+ * the zPCI function's utility string) comes first; the table is asked
+ * only when there is none.  A VLAN device has the PNETID of its real
+ * device unless it has a table entry of its own.
  *
  * Context: process context; takes the namespace's table mutex.
  * Return: true if @ndev has a PNETID, false (and @pnetid "") if not.
  */
 bool smc_pnet_find_ndev(struct net_device *ndev, char *pnetid)
 {
+	struct net_device *base = is_vlan_dev(ndev) ? vlan_dev_real_dev(ndev)
+						    : ndev;
 	struct net *net = dev_net(ndev);
 
+	if (!smc_zpci_pnetid(base->dev.parent, base->dev_port, pnetid))
+		return true;
 	if (smc_pnet_find_ifindex(net, ndev->ifindex, pnetid))
 		return true;
-	if (is_vlan_dev(ndev) &&
-	    smc_pnet_find_ifindex(net, vlan_dev_real_dev(ndev)->ifindex,
-				  pnetid))
+	if (base != ndev &&
+	    smc_pnet_find_ifindex(net, base->ifindex, pnetid))
 		return true;
 	pnetid[0] = '\0';
 	return false;

@@ -70,6 +70,7 @@ for dev in /sys/class/net/*; do
 	52:54:00:00:00:*) new=mgmt ;;
 	52:54:00:00:01:*) new=net1 ;;
 	52:54:00:00:02:*) new=net2 ;;
+	52:54:00:00:03:*) new=zpci0 ;;	# rig.sh --zpci
 	*) continue ;;
 	esac
 	ip link set dev "$name" name "$new"

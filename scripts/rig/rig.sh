@@ -26,6 +26,10 @@
 #                   out/debug/net/smc, see "make module-debug")
 #   --allow-splat   do not fail the run on kernel warnings (for the
 #                   splat detector's own test, which expects them)
+#   --zpci          give every s390x host one more NIC, a virtio-net-pci
+#                   function wrapped in a zPCI device (FID 0x10<h>, UID
+#                   0x2<h>, h = 1 on A, 2 on B), named zpci0 in the
+#                   guest; two s390x hosts are linked through it
 #
 # SMC_RIG_QEMU=host in the environment runs the host's QEMU instead of
 # trixie's from the build chroot (see scripts/setup.sh, step 3b).
@@ -50,7 +54,7 @@ envf=$CACHE/env-$KVER.sh
 
 mode=${1:-}
 shift || true
-on=A nhosts=2 timeout=1800 mem=1536 cpus=1 append='' allow_splat=0
+on=A nhosts=2 timeout=1800 mem=1536 cpus=1 append='' allow_splat=0 zpci=0
 arch_A=amd64 arch_B=amd64
 kernel=stock
 out=$repo/out/rig-$(date +%Y%m%d-%H%M%S)-$$
@@ -72,6 +76,7 @@ while [ $# -gt 0 ]; do
 		esac
 		shift 2 ;;
 	--allow-splat) allow_splat=1; shift ;;
+	--zpci) zpci=1; shift ;;
 	--) shift; break ;;
 	-*) echo "rig: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
@@ -80,7 +85,7 @@ done
 case "$mode" in
 run) [ $# -gt 0 ] || { echo "rig: run needs a command" >&2; exit 2; } ;;
 shell) ;;
-*) sed -n '3,39p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+*) sed -n '3,43p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
 
 # the kernel, its module tree and the build of our module that fits it;
@@ -175,7 +180,7 @@ base=$(pick_base)
 # QEMU option values contain commas by design
 # shellcheck disable=SC2054
 qemu_host() {	# qemu_host A|B  -> fills the array Q with QEMU's argv
-	local host=$1 h me peer l a bus cmd
+	local host=$1 h me peer l a bus cmd z
 	[ "$host" = A ] && h=1 || h=2
 	a=arch_$host
 	cmd="panic=-1 loglevel=6 rig.host=$host rig.nhosts=$nhosts rig.repo=$repo rig.out=$out rig.kmods=${H_MODDIR[$host]} rig.kernel=$kernel rig.ours=$ours"
@@ -187,8 +192,17 @@ qemu_host() {	# qemu_host A|B  -> fills the array Q with QEMU's argv
 	else
 		# s390x: the SCLP console, channel-attached (ccw) virtio devices
 		bus=ccw
+		# --zpci: a zPCI function; its UDP link (ports base+6 and
+		# base+7) leads to the other host's, or nowhere with one host
+		z=()
+		if [ "$zpci" = 1 ]; then
+			cmd="$cmd rig.zpci=$((0x100 + h)):$((0x20 + h))"
+			z=(-netdev "socket,id=z0,udp=127.0.0.1:$((base + 8 - h)),localaddr=127.0.0.1:$((base + 5 + h))"
+			   -device "zpci,fid=$((0x100 + h)),uid=$((0x20 + h)),target=zpcinet"
+			   -device "virtio-net-pci,id=zpcinet,netdev=z0,mac=52:54:00:00:03:0$h,romfile=")
+		fi
 		Q=(timeout -k 10 "$timeout" "$here/qemu.sh" s390x -M s390-ccw-virtio
-		   -accel tcg -cpu max
+		   -accel tcg -cpu max "${z[@]}"
 		   -append "console=ttysclp0 rig.arch=${!a} $cmd $append"
 		   -chardev "file,id=con,path=$out/console-$host.log"
 		   -device sclpconsole,chardev=con
