@@ -48,8 +48,32 @@
 
 #define SMC_IB_DBG_LEN	160
 
-static DEFINE_MUTEX(smc_ib_dbg_lock);	/* guards smc_ib_dbg_answer */
-static char smc_ib_dbg_answer[SMC_IB_DBG_LEN];
+/* the answer to the last request of a file, read back by smc_dbg_read() */
+struct smc_dbg_answer {
+	struct mutex	lock;		/* guards text */
+	char		text[SMC_IB_DBG_LEN];
+};
+
+static struct smc_dbg_answer smc_ib_dbg = {
+	.lock = __MUTEX_INITIALIZER(smc_ib_dbg.lock),
+};
+
+static struct smc_dbg_answer smc_pnet_dbg = {
+	.lock = __MUTEX_INITIALIZER(smc_pnet_dbg.lock),
+};
+
+static ssize_t smc_dbg_read(struct file *file, char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	struct smc_dbg_answer *a = file->private_data;
+	char answer[SMC_IB_DBG_LEN];
+
+	mutex_lock(&a->lock);
+	strscpy(answer, a->text, sizeof(answer));
+	mutex_unlock(&a->lock);
+	return simple_read_from_buffer(ubuf, len, ppos, answer,
+				       strlen(answer));
+}
 
 static int smc_ib_dbg_select(char *req, struct smc_ib_select *sel)
 {
@@ -85,6 +109,19 @@ static int smc_ib_dbg_select(char *req, struct smc_ib_select *sel)
 	return rc;
 }
 
+/* a request written to a file, NUL-terminated and trimmed, into @req */
+static int smc_dbg_request(char *req, size_t size, const char __user *ubuf,
+			   size_t len)
+{
+	if (len >= size)
+		return -EINVAL;
+	if (copy_from_user(req, ubuf, len))
+		return -EFAULT;
+	req[len] = '\0';
+	strim(req);
+	return 0;
+}
+
 static ssize_t smc_ib_dbg_write(struct file *file, const char __user *ubuf,
 				size_t len, loff_t *ppos)
 {
@@ -92,55 +129,37 @@ static ssize_t smc_ib_dbg_write(struct file *file, const char __user *ubuf,
 	char req[96];
 	int rc;
 
-	if (len >= sizeof(req))
-		return -EINVAL;
-	if (copy_from_user(req, ubuf, len))
-		return -EFAULT;
-	req[len] = '\0';
-	strim(req);
+	rc = smc_dbg_request(req, sizeof(req), ubuf, len);
+	if (rc)
+		return rc;
 
 	rc = smc_ib_dbg_select(req, &sel);
 	if (rc && rc != -ENODEV)
 		return rc;
-	mutex_lock(&smc_ib_dbg_lock);
+	mutex_lock(&smc_ib_dbg.lock);
 	if (rc)
-		strscpy(smc_ib_dbg_answer, "ENODEV\n",
-			sizeof(smc_ib_dbg_answer));
+		strscpy(smc_ib_dbg.text, "ENODEV\n",
+			sizeof(smc_ib_dbg.text));
 	else
-		snprintf(smc_ib_dbg_answer, sizeof(smc_ib_dbg_answer),
+		snprintf(smc_ib_dbg.text, sizeof(smc_ib_dbg.text),
 			 "%s %u %d %*phN %pM %s %d %s\n",
 			 dev_name(&sel.dev->ibdev->dev), sel.port,
 			 sel.sgid_index, SMC_IB_GID_SIZE, sel.gid, sel.mac,
 			 sel.roce_v2 ? "v2" : "v1", sel.ifindex,
 			 sel.pnetid[0] ? sel.pnetid : "-");
-	mutex_unlock(&smc_ib_dbg_lock);
+	mutex_unlock(&smc_ib_dbg.lock);
 	if (!rc)
 		smc_ib_put(sel.dev);
 	return len;
 }
 
-static ssize_t smc_ib_dbg_read(struct file *file, char __user *ubuf,
-			       size_t len, loff_t *ppos)
-{
-	char answer[SMC_IB_DBG_LEN];
-
-	mutex_lock(&smc_ib_dbg_lock);
-	strscpy(answer, smc_ib_dbg_answer, sizeof(answer));
-	mutex_unlock(&smc_ib_dbg_lock);
-	return simple_read_from_buffer(ubuf, len, ppos, answer,
-				       strlen(answer));
-}
-
 static const struct file_operations smc_ib_dbg_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
-	.read	= smc_ib_dbg_read,
+	.read	= smc_dbg_read,
 	.write	= smc_ib_dbg_write,
 	.llseek	= default_llseek,
 };
-
-static DEFINE_MUTEX(smc_pnet_dbg_lock);	/* guards smc_pnet_dbg_answer */
-static char smc_pnet_dbg_answer[SMC_IB_DBG_LEN];
 
 /* the port's device and index for the zPCI look-up, and its PNETID */
 static int smc_pnet_dbg_port(char *req, struct device **zdev,
@@ -203,12 +222,9 @@ static ssize_t smc_pnet_dbg_write(struct file *file, const char __user *ubuf,
 	int rc, hw_rc;
 	bool usr;
 
-	if (len >= sizeof(req))
-		return -EINVAL;
-	if (copy_from_user(req, ubuf, len))
-		return -EFAULT;
-	req[len] = '\0';
-	strim(req);
+	rc = smc_dbg_request(req, sizeof(req), ubuf, len);
+	if (rc)
+		return rc;
 
 	rc = smc_pnet_dbg_port(req, &zdev, &zport, pnetid, &usr, &ndev,
 			       &ibdev);
@@ -225,16 +241,16 @@ static ssize_t smc_pnet_dbg_write(struct file *file, const char __user *ubuf,
 		snprintf(zinfo, sizeof(zinfo),
 			 "zpci=ok fid=0x%08x uid=0x%08x pchid=0x%04x util=%d",
 			 fn.fid, fn.uid, fn.pchid, fn.util_avail);
-	mutex_lock(&smc_pnet_dbg_lock);
+	mutex_lock(&smc_pnet_dbg.lock);
 	if (hw_rc)
-		snprintf(smc_pnet_dbg_answer, sizeof(smc_pnet_dbg_answer),
+		snprintf(smc_pnet_dbg.text, sizeof(smc_pnet_dbg.text),
 			 "%s hw=%pe pnetid=%s usr=%d\n", zinfo, ERR_PTR(hw_rc),
 			 pnetid[0] ? pnetid : "-", usr);
 	else
-		snprintf(smc_pnet_dbg_answer, sizeof(smc_pnet_dbg_answer),
+		snprintf(smc_pnet_dbg.text, sizeof(smc_pnet_dbg.text),
 			 "%s hw=%s pnetid=%s usr=%d\n", zinfo, hw,
 			 pnetid[0] ? pnetid : "-", usr);
-	mutex_unlock(&smc_pnet_dbg_lock);
+	mutex_unlock(&smc_pnet_dbg.lock);
 	rc = 0;
 out:
 	if (ndev)
@@ -244,22 +260,10 @@ out:
 	return rc ? rc : len;
 }
 
-static ssize_t smc_pnet_dbg_read(struct file *file, char __user *ubuf,
-				 size_t len, loff_t *ppos)
-{
-	char answer[SMC_IB_DBG_LEN];
-
-	mutex_lock(&smc_pnet_dbg_lock);
-	strscpy(answer, smc_pnet_dbg_answer, sizeof(answer));
-	mutex_unlock(&smc_pnet_dbg_lock);
-	return simple_read_from_buffer(ubuf, len, ppos, answer,
-				       strlen(answer));
-}
-
 static const struct file_operations smc_pnet_dbg_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
-	.read	= smc_pnet_dbg_read,
+	.read	= smc_dbg_read,
 	.write	= smc_pnet_dbg_write,
 	.llseek	= default_llseek,
 };
@@ -278,7 +282,9 @@ void smc_ib_debugfs_init(void)
 
 	if (IS_ERR_OR_NULL(root))
 		return;
-	debugfs_create_file("ib_select", 0600, root, NULL, &smc_ib_dbg_fops);
-	debugfs_create_file("pnetid", 0600, root, NULL, &smc_pnet_dbg_fops);
+	debugfs_create_file("ib_select", 0600, root, &smc_ib_dbg,
+			    &smc_ib_dbg_fops);
+	debugfs_create_file("pnetid", 0600, root, &smc_pnet_dbg,
+			    &smc_pnet_dbg_fops);
 	dput(root);
 }
