@@ -120,6 +120,21 @@ static struct smc_buf_desc *smc_buf_alloc(struct smc_link_group *lgr,
 	return desc;
 }
 
+/* any free buffer of @lists, the largest first */
+static struct smc_buf_desc *smc_buf_take_free(struct smc_link_group *lgr,
+					      struct list_head *lists)
+{
+	struct smc_buf_desc *desc;
+	int i;
+
+	lockdep_assert_held(&lgr->bufs_lock);
+	for (i = SMC_BUF_COMP_SLOTS - 1; i >= 0; i--)
+		list_for_each_entry(desc, &lists[i], list)
+			if (!test_and_set_bit(SMC_BUF_USED, &desc->used))
+				return desc;
+	return NULL;
+}
+
 /**
  * smc_buf_get() - a send buffer or RMB for a connection
  * @lgr: the group
@@ -132,6 +147,12 @@ static struct smc_buf_desc *smc_buf_alloc(struct smc_link_group *lgr,
  * where the QP is in RTS, valid (the others make it valid in
  * smc_buf_reg_link()).  When memory is short the size steps down.
  * The buffer's content is zero.
+ *
+ * The peer keeps an rtoken for every RMB of the group and has room for
+ * SMC_RMBS_PER_LGR_MAX.  RMBs are kept until the group ends, so one
+ * that served many sizes could run out of rtokens before connections:
+ * at that limit a free RMB of another size is taken instead (the CLC
+ * handshake tells the peer the size).
  *
  * Context: process context.
  * Return: the buffer, marked used, or NULL.
@@ -151,16 +172,22 @@ struct smc_buf_desc *smc_buf_get(struct smc_link_group *lgr, bool is_rmb,
 			if (!test_and_set_bit(SMC_BUF_USED, &desc->used))
 				goto out;
 		}
+		if (is_rmb && lgr->rmbs_num >= SMC_RMBS_PER_LGR_MAX) {
+			desc = smc_buf_take_free(lgr, lists);
+			goto out;
+		}
 		desc = smc_buf_alloc(lgr, is_rmb, comp);
 		if (desc) {
 			set_bit(SMC_BUF_USED, &desc->used);
 			list_add(&desc->list, &lists[comp]);
-			if (is_rmb)
+			if (is_rmb) {
 				WRITE_ONCE(lgr->alloc_rmbs,
 					   lgr->alloc_rmbs + desc->len);
-			else
+				lgr->rmbs_num++;
+			} else {
 				WRITE_ONCE(lgr->alloc_sndbufs,
 					   lgr->alloc_sndbufs + desc->len);
+			}
 			goto out;
 		}
 	} while (smc_bufsize_step_down(&comp));

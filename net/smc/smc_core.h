@@ -264,6 +264,8 @@ struct smc_rtoken {
  * @llc_dropped: LLC messages dropped for lack of memory or queue space
  * @alloc_sndbufs: bytes of send buffers allocated (under @bufs_lock)
  * @alloc_rmbs: bytes of RMBs allocated (under @bufs_lock)
+ * @rmbs_num: RMBs allocated, each one an rtoken at the peer (under
+ *	@bufs_lock)
  */
 struct smc_link_group {
 	struct list_head	list;
@@ -311,6 +313,7 @@ struct smc_link_group {
 	atomic_t		llc_dropped;
 	unsigned long		alloc_sndbufs;
 	unsigned long		alloc_rmbs;
+	unsigned int		rmbs_num;
 };
 
 /**

@@ -322,6 +322,35 @@ static void smc_lgr_rkey(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->clnt->llc_unknown), 0);
 }
 
+/*
+ * As many RMBs as the peer has rtokens: a connection gets a free RMB of
+ * another size, or none, but never one more RMB.
+ */
+static void smc_lgr_rmb_limit(struct kunit *test)
+{
+	struct lgrt_ctx *c = test->priv;
+	struct smc_buf_desc *small, *got;
+
+	lgrt_pair_up(test, SMC_CLC_V2);
+	small = smc_buf_get(c->serv, true, SMC_BUF_MIN_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, small);
+	KUNIT_EXPECT_EQ(test, c->serv->rmbs_num, 1U);
+	smc_buf_put(c->serv, small);
+
+	mutex_lock(&c->serv->bufs_lock);
+	c->serv->rmbs_num = SMC_RMBS_PER_LGR_MAX;
+	mutex_unlock(&c->serv->bufs_lock);
+	got = smc_buf_get(c->serv, true, 4 * SMC_BUF_MIN_SIZE);
+	KUNIT_EXPECT_PTR_EQ(test, got, small);
+	KUNIT_EXPECT_TRUE(test, list_empty(&c->serv->rmbs[2]));
+	KUNIT_EXPECT_NULL(test, smc_buf_get(c->serv, true, SMC_BUF_MIN_SIZE));
+	/* send buffers are no rtokens: not limited */
+	got = smc_buf_get(c->serv, false, SMC_BUF_MIN_SIZE);
+	KUNIT_EXPECT_NOT_NULL(test, got);
+	smc_buf_put(c->serv, got);
+	smc_buf_put(c->serv, small);
+}
+
 /* alert tokens: nonzero and unique; the group's connection limit */
 static void smc_lgr_conns(struct kunit *test)
 {
@@ -479,6 +508,7 @@ static void smc_lgr_llc_peer(struct kunit *test)
 static struct kunit_case smc_lgr_cases[] = {
 	KUNIT_CASE(smc_lgr_confirm),
 	KUNIT_CASE(smc_lgr_rkey),
+	KUNIT_CASE(smc_lgr_rmb_limit),
 	KUNIT_CASE(smc_lgr_conns),
 	KUNIT_CASE(smc_lgr_terminate_up),
 	KUNIT_CASE(smc_lgr_buf_reg_fails),
