@@ -12,8 +12,8 @@
 #   4. the selftests on the two-host rig (ours on both hosts, interop with
 #      plain TCP and with the distro smc.ko), with every test required to
 #      run: a skip counts as a failure;
-#   4a. "6.1": the socket, fallback, admin and diag selftests with both
-#      hosts on Debian 12's 6.1 kernel and our 6.1 build (about 4 minutes);
+#   4a. "6.1": the socket, fallback, admin, diag and SMC-R selftests with
+#      both hosts on Debian 12's 6.1 kernel and our 6.1 build;
 #   4b. "s390x": most of the selftests between an x86_64 host A and an
 #      s390x host B (about 6 minutes), our module on both, and the zPCI
 #      PNETID test on one s390x host with a QEMU zpci function;
@@ -205,9 +205,10 @@ if [[ " $parts " == *" selftests "* ]]; then
 fi
 
 # -- Debian 12's 6.1: both hosts boot it, with our 6.1 build ------------------
-# The socket, fallback, admin and diag tests.  SMC-R itself does not run
-# there: 6.1's stock rxe lacks fixes that SMC-R needs (rig.md).
-K61_TESTS="module_load.sh netlink.sh interop_tcp.sh socket_semantics.sh diag_netns.sh data_integrity.sh smc_run.sh"
+# The socket, fallback, admin and diag tests, and SMC-R between our
+# modules over 6.1's stock rxe.  The distro module's SMC-R cases are left
+# out there: 6.1's rxe lacks fixes upstream SMC-R relies on (rig.md).
+K61_TESTS="module_load.sh netlink.sh interop_tcp.sh socket_semantics.sh diag_netns.sh data_integrity.sh smc_run.sh smcr.sh smcr_scale.sh"
 if [[ " $parts " == *" 6.1 "* ]]; then
 	t=$(ms)
 	k61_target="module-out"
@@ -217,7 +218,7 @@ if [[ " $parts " == *" 6.1 "* ]]; then
 		make -s KVER=6.1 $k61_target >"$logdir/build-6.1-rig.log" 2>&1 || rc=1
 	[ $rc = 0 ] || tail -n 20 "$logdir/build-6.1-rig.log" | indent
 	[ $rc = 0 ] && KVER=6.1 run_selftests stock 6.1 \
-		"selftests on Debian 12's 6.1 kernel (socket, fallback, admin, diag)" \
+		"selftests on Debian 12's 6.1 kernel (socket, fallback, admin, diag, SMC-R)" \
 		1500 "TEST_PROGS=\"$K61_TESTS\""
 	[ $rc = 0 ] || result 1 "6.1 build for the rig" $(($(ms) - t))
 fi

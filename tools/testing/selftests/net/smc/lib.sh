@@ -180,6 +180,25 @@ smc_lib_bail_fail()
 
 # ---- hosts ----------------------------------------------------------------
 
+# smc_lib_kernel_ge <major> <minor>: is this kernel at least that?
+smc_lib_kernel_ge()
+{
+	local maj min
+
+	IFS=.- read -r maj min _ <<<"$(uname -r)"
+	[ "$maj" -gt "$1" ] || { [ "$maj" = "$1" ] && [ "$min" -ge "$2" ]; }
+}
+
+# smc_lib_distro_smcr: can the distro smc.ko do SMC-R on this rig?  Not
+# before 6.12: 6.1's stock rxe lacks fixes upstream SMC-R relies on
+# (cur_qp_state from ib_query_qp, solicited-only CQ arming), and the
+# distro module's link set-up then hangs for good in smc_wr_drain_cq.
+# Ours does not rely on them.
+smc_lib_distro_smcr()
+{
+	smc_lib_kernel_ge 6 12
+}
+
 smc_lib_single_host()
 {
 	[ -z "${SMC_PEER_EXEC:-}" ]

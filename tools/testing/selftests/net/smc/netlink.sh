@@ -522,8 +522,7 @@ stats_reset_private()
 # port's netdev, so there ours is held to what is written down only, and
 # the four byte-for-byte comparisons with the distro module are not run.
 distro_ref=1
-IFS=.- read -r kmaj kmin _ <<<"$(uname -r)"
-[ "$kmaj" -gt 6 ] || { [ "$kmaj" = 6 ] && [ "$kmin" -ge 12 ]; } || distro_ref=0
+smc_lib_kernel_ge 6 12 || distro_ref=0
 if [ "$distro_ref" = 1 ]; then
 	smc_lib_plan 15
 else

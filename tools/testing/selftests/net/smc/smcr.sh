@@ -204,7 +204,8 @@ reverse=(linger0 oob poll rw shutdown_wr splice)
 # are left out there (issue 5).
 distro_cases=(rw shutdown_wr poll)
 have_distro=0
-smc_lib_peer "modinfo -F filename smc" >/dev/null 2>&1 && have_distro=1
+smc_lib_peer "modinfo -F filename smc" >/dev/null 2>&1 && smc_lib_distro_smcr &&
+	have_distro=1
 # SMC_SELFTEST_QUICK=1 (the slow debug kernel): the close and data cases
 if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
 	cases=(rw shutdown_wr linger0 oob poll waitall)

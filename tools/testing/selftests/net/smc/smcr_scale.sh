@@ -77,7 +77,8 @@ if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
 fi
 
 have_distro=0
-smc_lib_peer "modinfo -F filename smc" >/dev/null 2>&1 && have_distro=1
+smc_lib_peer "modinfo -F filename smc" >/dev/null 2>&1 && smc_lib_distro_smcr &&
+	have_distro=1
 smc_lib_plan $((3 + have_distro * 3))
 smc_lib_run "100 connections A-client B-server, one link group" \
 	run_conns peer 100 65536 1
