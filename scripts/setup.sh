@@ -268,7 +268,7 @@ fi
 rootfs=
 if [ "$DARCH" != amd64 ]; then
 	rootfs=$CACHE/rootfs-bookworm-$DARCH
-	root_pkgs="bash,dash,coreutils,findutils,diffutils,grep,sed,gawk,gzip,tar,procps,util-linux,mount,kmod,hostname,iproute2,iputils-ping,python3,iperf3,socat,curl,make,busybox-static,libc-bin,libc6-dev,rdma-core,ibverbs-utils,perftest"
+	root_pkgs="bash,dash,coreutils,findutils,diffutils,grep,sed,gawk,gzip,xz-utils,binutils,tar,procps,util-linux,mount,kmod,hostname,iproute2,iputils-ping,python3,iperf3,socat,curl,make,busybox-static,libc-bin,libc6-dev,rdma-core,ibverbs-utils,perftest"
 	if [ "$(cat "$rootfs/.done" 2>/dev/null)" != "$root_pkgs" ]; then
 		log "unpacking a bookworm $DARCH root for the rig"
 		rm -rf "$rootfs"
