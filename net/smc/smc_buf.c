@@ -152,7 +152,9 @@ static struct smc_buf_desc *smc_buf_take_free(struct smc_link_group *lgr,
  * SMC_RMBS_PER_LGR_MAX.  RMBs are kept until the group ends, so one
  * that served many sizes could run out of rtokens before connections:
  * at that limit a free RMB of another size is taken instead (the CLC
- * handshake tells the peer the size).
+ * handshake tells the peer the size).  Only when all are in use is one
+ * more allocated, for a handshake that lost the race for the group's
+ * last connection and is about to try another group.
  *
  * Context: process context.
  * Return: the buffer, marked used, or NULL.
@@ -174,7 +176,13 @@ struct smc_buf_desc *smc_buf_get(struct smc_link_group *lgr, bool is_rmb,
 		}
 		if (is_rmb && lgr->rmbs_num >= SMC_RMBS_PER_LGR_MAX) {
 			desc = smc_buf_take_free(lgr, lists);
-			goto out;
+			if (desc)
+				goto out;
+			/*
+			 * Every RMB in use: the group is full, and a
+			 * handshake that raced for its last place moves
+			 * on to another group (smc_conn_create()).
+			 */
 		}
 		desc = smc_buf_alloc(lgr, is_rmb, comp);
 		if (desc) {

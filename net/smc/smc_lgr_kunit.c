@@ -324,7 +324,8 @@ static void smc_lgr_rkey(struct kunit *test)
 
 /*
  * As many RMBs as the peer has rtokens: a connection gets a free RMB of
- * another size, or none, but never one more RMB.
+ * another size rather than one more RMB; only with none free is one
+ * more allocated.
  */
 static void smc_lgr_rmb_limit(struct kunit *test)
 {
@@ -343,7 +344,11 @@ static void smc_lgr_rmb_limit(struct kunit *test)
 	got = smc_buf_get(c->serv, true, 4 * SMC_BUF_MIN_SIZE);
 	KUNIT_EXPECT_PTR_EQ(test, got, small);
 	KUNIT_EXPECT_TRUE(test, list_empty(&c->serv->rmbs[2]));
-	KUNIT_EXPECT_NULL(test, smc_buf_get(c->serv, true, SMC_BUF_MIN_SIZE));
+	got = smc_buf_get(c->serv, true, SMC_BUF_MIN_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_EXPECT_PTR_NE(test, got, small);
+	KUNIT_EXPECT_EQ(test, c->serv->rmbs_num, SMC_RMBS_PER_LGR_MAX + 1);
+	smc_buf_put(c->serv, got);
 	/* send buffers are no rtokens: not limited */
 	got = smc_buf_get(c->serv, false, SMC_BUF_MIN_SIZE);
 	KUNIT_EXPECT_NOT_NULL(test, got);
