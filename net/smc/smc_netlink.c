@@ -9,8 +9,9 @@
  * dumped as empty lists: there is no SMC-D.
  *
  * The commands, permissions, validation and error codes are those of
- * the upstream module on a machine without ISM (anything but s390): no
- * SEID, and enabling or disabling the SEID is not supported.
+ * the upstream module on a machine without ISM devices: no system EID
+ * (SEID) to dump.  Enabling or disabling the SEID answers as upstream
+ * does on each platform (see smc_nl_enable_seid()).
  */
 
 #include <linux/ctype.h>
@@ -130,7 +131,11 @@ out:
 	return rc;
 }
 
-/* remove @eid, or every entry with NULL; -ENOENT if nothing matched */
+/*
+ * Remove @eid, or every entry with NULL; -ENOENT if nothing matched.  On
+ * s390, removing the last entry by name gives -EAGAIN, as upstream's:
+ * success, and the SEID is the system's EID again.
+ */
 static int smc_ueid_remove(const u8 *eid)
 {
 	struct smc_ueid *ue, *tmp;
@@ -145,6 +150,8 @@ static int smc_ueid_remove(const u8 *eid)
 		kfree(ue);
 		rc = 0;
 	}
+	if (IS_ENABLED(CONFIG_S390) && eid && !rc && !smc_ueid_cnt)
+		rc = -EAGAIN;
 	mutex_unlock(&smc_ueid_lock);
 	return rc;
 }
@@ -157,7 +164,7 @@ static int smc_nl_remove_ueid(struct sk_buff *skb, struct genl_info *info)
 	if (!eid)
 		return -EINVAL;
 	rc = smc_ueid_remove(eid);
-	if (rc)
+	if (rc == -ENOENT)
 		GENL_SET_ERR_MSG(info, "no such UEID");
 	return rc;
 }
@@ -221,11 +228,37 @@ static int smc_nl_dump_seid(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
-/* the SEID can be switched only on s390 */
-static int smc_nl_seid_unsupp(struct sk_buff *skb, struct genl_info *info)
+/*
+ * The SEID exists only where an ISMv2 device is (SMC-D on s390), and it
+ * matters only to SMC-D, which this module does not do.  The switch
+ * still answers as upstream's on each platform, so that the tools and
+ * scripts written for it see no difference: -EOPNOTSUPP off s390; on
+ * s390 enabling succeeds, and disabling needs a UEID to use instead.
+ */
+static int smc_nl_enable_seid(struct sk_buff *skb, struct genl_info *info)
 {
-	GENL_SET_ERR_MSG(info, "no system EID on this platform");
-	return -EOPNOTSUPP;
+	if (!IS_ENABLED(CONFIG_S390)) {
+		GENL_SET_ERR_MSG(info, "no system EID on this platform");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int smc_nl_disable_seid(struct sk_buff *skb, struct genl_info *info)
+{
+	int rc = 0;
+
+	if (!IS_ENABLED(CONFIG_S390)) {
+		GENL_SET_ERR_MSG(info, "no system EID on this platform");
+		return -EOPNOTSUPP;
+	}
+	mutex_lock(&smc_ueid_lock);
+	if (!smc_ueid_cnt) {
+		GENL_SET_ERR_MSG(info, "no UEID to use instead of the system EID");
+		rc = -ENOENT;
+	}
+	mutex_unlock(&smc_ueid_lock);
+	return rc;
 }
 
 static int smc_nl_dump_hs_limitation(struct sk_buff *skb,
@@ -893,9 +926,9 @@ static const struct genl_ops smc_gen_ops[] = {
 	  .doit = smc_nl_flush_ueid },
 	{ .cmd = SMC_NETLINK_DUMP_SEID, .dumpit = smc_nl_dump_seid },
 	{ .cmd = SMC_NETLINK_ENABLE_SEID, .flags = GENL_ADMIN_PERM,
-	  .doit = smc_nl_seid_unsupp },
+	  .doit = smc_nl_enable_seid },
 	{ .cmd = SMC_NETLINK_DISABLE_SEID, .flags = GENL_ADMIN_PERM,
-	  .doit = smc_nl_seid_unsupp },
+	  .doit = smc_nl_disable_seid },
 	{ .cmd = SMC_NETLINK_DUMP_HS_LIMITATION,
 	  .dumpit = smc_nl_dump_hs_limitation },
 	{ .cmd = SMC_NETLINK_ENABLE_HS_LIMITATION, .flags = GENL_ADMIN_PERM,

@@ -189,6 +189,15 @@ smc_lib_kernel_ge()
 	[ "$maj" -gt "$1" ] || { [ "$maj" = "$1" ] && [ "$min" -ge "$2" ]; }
 }
 
+# a command printing the host's byte order: 1 little-, 256 big-endian
+SMC_LIB_BYTE_ORDER="printf '\\001\\000' | od -An -tu2 | tr -d ' '"
+
+# smc_lib_big_endian: is this host big-endian (s390x)?
+smc_lib_big_endian()
+{
+	[ "$(eval "$SMC_LIB_BYTE_ORDER")" = 256 ]
+}
+
 # smc_lib_distro_smcr: can the distro smc.ko do SMC-R on this rig?  Not
 # before 6.12: 6.1's stock rxe lacks fixes upstream SMC-R relies on
 # (cur_qp_state from ib_query_qp, solicited-only CQ arming), and the
