@@ -15,8 +15,9 @@
 #   4a. "6.1": the socket, fallback, admin, diag and SMC-R selftests with
 #      both hosts on Debian 12's 6.1 kernel and our 6.1 build;
 #   4b. "s390x": most of the selftests between an x86_64 host A and an
-#      s390x host B (about 6 minutes), our module on both, and the zPCI
-#      PNETID test on one s390x host with a QEMU zpci function;
+#      s390x host B (about 6 minutes), our module on both, the admin and
+#      socket tests between two s390x hosts (about 4 minutes), and the
+#      zPCI PNETID test on one s390x host with a QEMU zpci function;
 #   4c. "bench": the benchmark harness in its smoke mode (make bench
 #      BENCH_SMOKE=1, about 1 minute): it must write results.md,
 #      results.json and a chart, and every SMC cell must be SMC-R; the
@@ -225,10 +226,11 @@ fi
 
 # -- the cross-endian pair: host A x86_64, host B s390x ------------------------
 # our module on both (and the distro's on B in the interop cases), the
-# s390x build and rxe from "make module-s390x tools-s390x rxe-s390x";
-# devices.sh is not in the set yet: it compares netlink dumps byte for
-# byte across hosts, and netlink is in host byte order
-S390X_TESTS="module_load.sh netlink.sh interop_tcp.sh interop_distro.sh smc_run.sh smcr.sh smcr_scale.sh socket_semantics.sh"
+# s390x build and rxe from "make module-s390x tools-s390x rxe-s390x".
+# Then two s390x hosts: the admin and socket tests with both ends
+# big-endian, where the distro module's netlink answers are s390's.
+S390X_TESTS="module_load.sh netlink.sh devices.sh interop_tcp.sh interop_distro.sh smc_run.sh smcr.sh smcr_scale.sh socket_semantics.sh"
+S390X_PAIR_TESTS="module_load.sh netlink.sh interop_tcp.sh"
 if [[ " $parts " == *" s390x "* ]]; then
 	t=$(ms)
 	# the static part has built the s390x modules and tools already
@@ -242,6 +244,9 @@ if [[ " $parts " == *" s390x "* ]]; then
 	[ $rc = 0 ] && run_selftests stock s390x \
 		"selftests between x86_64 (A) and s390x (B): SMC-R across byte orders" \
 		1800 "TEST_PROGS=\"$S390X_TESTS\"" "--arch B=s390x"
+	[ $rc = 0 ] && run_selftests stock s390x-pair \
+		"selftests between two s390x hosts (admin and socket tests)" \
+		900 "TEST_PROGS=\"$S390X_PAIR_TESTS\"" "--arch s390x"
 	# the zPCI PNETID path, on an s390x host with a QEMU zpci function
 	[ $rc = 0 ] && run_selftests stock zpci \
 		"zPCI PNETIDs on an s390x host with a QEMU zpci function" \

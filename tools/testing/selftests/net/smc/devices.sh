@@ -33,6 +33,9 @@ for d in rxe1 rxe2; do
 done
 
 h=${SMC_LOCAL_IP##*.}
+same_order=1
+[ "$(smc_lib_peer "$SMC_LIB_BYTE_ORDER")" = "$(eval "$SMC_LIB_BYTE_ORDER")" ] ||
+	same_order=0
 peer_initial=$(smc_lib_mod peer which 2>/dev/null)
 cleanup()
 {
@@ -132,7 +135,10 @@ same_ifindex()
 	done
 }
 
-# our dump (and smcr's view of it) against the distro module's on the peer
+# our dump (and smcr's view of it) against the distro module's on the
+# peer; netlink attributes are in host byte order, so the raw dumps are
+# compared byte for byte only when both hosts have one byte order, and
+# smcr's decoded view always
 like_distro()
 {
 	local ours peer
@@ -142,8 +148,13 @@ like_distro()
 	peer=$(dump peer)
 	printf '%s\n' "$ours"
 	grep -q '^msg 6 ' <<<"$ours" || { echo "FAIL empty dump"; return 1; }
-	diff -u <(printf '%s\n' "$peer") <(printf '%s\n' "$ours") || {
-		echo "FAIL the dump differs from the distro module's"; return 1; }
+	if [ "$same_order" = 1 ]; then
+		diff -u <(printf '%s\n' "$peer") <(printf '%s\n' "$ours") || {
+			echo "FAIL the dump differs from the distro module's"; return 1; }
+	else
+		grep -q '^msg 6 ' <<<"$peer" || { echo "FAIL empty dump on the peer"; return 1; }
+		echo "peer of the other byte order: raw dumps not compared"
+	fi
 	ours=$("$SMCR" -j device show)
 	peer=$(smc_lib_peer "$(smc_lib_q "$SMCR" -j device show)")
 	diff -u <(printf '%s\n' "$peer") <(printf '%s\n' "$ours") || {
