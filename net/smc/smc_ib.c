@@ -446,6 +446,25 @@ static bool smc_ib_gid_in_subnet(struct net_device *ndev,
 	return false;
 }
 
+/*
+ * Test-only switch (debugfs v1_on_rocev2): SMC-Rv1 may take an IPv4-mapped
+ * RoCEv2 GID as its RoCE v1 GID.  Soft-RoCE has RoCEv2 GIDs only, so this
+ * is how the v1 protocol (CLC v1, LLC v1, the subnet rule) runs on the
+ * rig between two of our modules; nothing on the wire depends on the GID
+ * type.  Off by default: upstream offers v1 with RoCE v1 GIDs only.
+ */
+bool smc_ib_v1_on_rocev2;
+
+/* a GID that can serve SMC-Rv1 */
+static bool smc_ib_gid_v1(const struct ib_gid_attr *attr)
+{
+	if (attr->gid_type == IB_GID_TYPE_ROCE)
+		return true;
+	return READ_ONCE(smc_ib_v1_on_rocev2) &&
+	       attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
+	       smc_ib_gid_ipv4(&attr->gid);
+}
+
 /* does the GID @attr of a port with @port_ifindex, @port_pnetid fit @m */
 static bool smc_ib_gid_fits(const struct smc_ib_match *m,
 			    const struct ib_gid_attr *attr,
@@ -462,7 +481,7 @@ static bool smc_ib_gid_fits(const struct smc_ib_match *m,
 		if (attr->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP ||
 		    !smc_ib_gid_in_subnet(ndev, &attr->gid, m->saddr))
 			return false;
-	} else if (attr->gid_type != IB_GID_TYPE_ROCE) {
+	} else if (!smc_ib_gid_v1(attr)) {
 		return false;
 	}
 

@@ -27,6 +27,9 @@
  *   hw=PNETID|-ERRNO    smc_zpci_pnetid() for the port
  *   pnetid=PNETID|-     the PNETID SMC-R uses
  *   usr=0|1             that one came from the table
+ *
+ * /sys/kernel/debug/smc/v1_on_rocev2 is the test-only switch that lets
+ * SMC-Rv1 run over an IPv4-mapped RoCEv2 GID (smc_ib.c says why).
  */
 
 #include <linux/debugfs.h>
@@ -269,7 +272,7 @@ static const struct file_operations smc_pnet_dbg_fops = {
 };
 
 /**
- * smc_ib_debugfs_init() - create /sys/kernel/debug/smc/ib_select and pnetid
+ * smc_ib_debugfs_init() - create ib_select, pnetid and v1_on_rocev2
  *
  * The files go away with the directory in smc_debugfs_exit().
  * Failures are not fatal: debugfs is a test aid only.
@@ -286,5 +289,6 @@ void smc_ib_debugfs_init(void)
 			    &smc_ib_dbg_fops);
 	debugfs_create_file("pnetid", 0600, root, &smc_pnet_dbg,
 			    &smc_pnet_dbg_fops);
+	debugfs_create_bool("v1_on_rocev2", 0600, root, &smc_ib_v1_on_rocev2);
 	dput(root);
 }

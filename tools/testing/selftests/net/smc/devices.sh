@@ -17,6 +17,7 @@ SMC_NL_TEST=$SMC_LIB_DIR/smc_nl_test
 SMC_PNET=$SMC_LIB_REPO/tools/smc/smc_pnet
 SMCR=$SMC_LIB_REPO/tools/smc/smcr
 SELECT=/sys/kernel/debug/smc/ib_select
+V1_SWITCH=/sys/kernel/debug/smc/v1_on_rocev2
 NS=smc_dev_test_$$
 # bound of every wait for a port state; generous for the debug kernel
 WAIT_S=${SMC_DEV_WAIT_S:-60}
@@ -41,6 +42,7 @@ cleanup()
 {
 	ip netns del "$NS"
 	"$SMC_PNET" -f
+	echo 0 >"$V1_SWITCH"
 	ip link set net2 up
 	[ -d /sys/class/infiniband/rxe2 ] ||
 		rdma link add rxe2 type rxe netdev net2
@@ -246,6 +248,12 @@ selection()
 	# net1 is not rxe2's netdev, and rxe1 has no GID in 10.9.2.0/24
 	select_is "v2 net1 10.9.2.$h" ENODEV || rc=1
 	# rxe offers RoCEv2 GIDs only
+	select_is "v1 net1" ENODEV || rc=1
+	# the test-only switch lets the IPv4-mapped one serve SMC-Rv1
+	echo 1 >"$V1_SWITCH" || return 1
+	select_is "v1 net1" "$(select_answer 1 -)" || rc=1
+	select_is "v1 net2" "$(select_answer 2 -)" || rc=1
+	echo 0 >"$V1_SWITCH" || return 1
 	select_is "v1 net1" ENODEV || rc=1
 	gid=00000000000000000000ffff$(printf '%02x' 10 9 1 "$h")
 	select_is "gid $gid" "$(select_answer 1 -)" || rc=1
