@@ -70,7 +70,7 @@ run_data()
 # shellcheck disable=SC2317 # called through smc_lib_run
 byte_order()
 {
-	smc_lib_on "$1" "printf '\\001\\000' | od -An -tu2" | tr -d ' '
+	smc_lib_on "$1" "$SMC_LIB_BYTE_ORDER"
 }
 
 # seqno_switch <0|1>: the test-only switch of our module on both hosts
@@ -178,6 +178,64 @@ check_one_lgr()
 	[ "$n" -eq 1 ]
 }
 
+# SMC-Rv1 between our modules.  rxe has RoCEv2 GIDs only, so the
+# test-only switch smc/v1_on_rocev2 lets an IPv4-mapped RoCEv2 GID serve
+# as the v1 GID; all else on the wire is SMC-Rv1 (CLC v1 Accept and
+# Confirm, LLC v1, the subnet rule).  Without UEIDs the client offers
+# v1 alone.
+V1_SWITCH=/sys/kernel/debug/smc/v1_on_rocev2
+
+# shellcheck disable=SC2317 # called through smc_lib_run and trap
+v1_switch()
+{
+	smc_lib_on local "echo $1 >$V1_SWITCH" && smc_lib_on peer "echo $1 >$V1_SWITCH"
+}
+
+# shellcheck disable=SC2317 # called through smc_lib_run
+v1_begin()
+{
+	v1_switch 1 && smc_lib_ueid_flush local && smc_lib_ueid_flush peer
+}
+
+# shellcheck disable=SC2317 # called through smc_lib_run
+v1_end()
+{
+	v1_switch 0 && smc_lib_ueid_set local && smc_lib_ueid_set peer
+}
+
+# smcr_versions <local|peer>: the SMC-R successes there, "v1 v2"
+# shellcheck disable=SC2317 # called from v1_only
+smcr_versions()
+{
+	smc_lib_on "$1" "$(smc_lib_q "$SMCR_TOOL" -j stats)" 2>/dev/null |
+		sed 's/[,{}]/\n/g' | awk -F: '
+		/"smcr_(client|server)_v1"/ { v1 += $2 }
+		/"smcr_(client|server)_v2"/ { v2 += $2 }
+		END { print v1 + 0, v2 + 0 }'
+}
+
+# v1_only <case function> <args...>: the case, and on both hosts it
+# must have counted SMC-Rv1 handshakes and no SMC-Rv2 one
+# shellcheck disable=SC2317 # called through smc_lib_run
+v1_only()
+{
+	local l0 p0 l1 p1 rc=0
+
+	l0=$(smcr_versions local) && p0=$(smcr_versions peer) || return 1
+	"$@" || return 1
+	l1=$(smcr_versions local) && p1=$(smcr_versions peer) || return 1
+	echo "SMC-R v1 v2 here: $l0 -> $l1, on the peer: $p0 -> $p1"
+	if [ "${l1% *}" -le "${l0% *}" ] || [ "${p1% *}" -le "${p0% *}" ]; then
+		echo "FAIL no SMC-Rv1 handshake counted on both hosts"
+		rc=1
+	fi
+	if [ "${l1#* }" != "${l0#* }" ] || [ "${p1#* }" != "${p0#* }" ]; then
+		echo "FAIL SMC-Rv2 handshakes counted"
+		rc=1
+	fi
+	return "$rc"
+}
+
 # shellcheck disable=SC2317 # called through smc_lib_run
 check_peer_is()
 {
@@ -213,6 +271,10 @@ if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
 	have_distro=0
 fi
 
+v1_cases=(shutdown_wr linger0 oob)
+[ -n "${SMC_SELFTEST_QUICK:-}" ] && v1_cases=(shutdown_wr)
+trap 'v1_switch 0 >/dev/null 2>&1; smc_lib_smcr_cleanup' EXIT
+
 # every RMB size SO_RCVBUF reaches under the default net.core.rmem_max,
 # with 1 MiB of random-sized writes each way, so that the rings wrap
 # many times at odd offsets; then the sizes from 1 byte to 64 MiB
@@ -224,6 +286,7 @@ if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
 fi
 
 n=$((7 + ${#rmbs[@]} + ${#sizes[@]} + ${#cases[@]} + ${#reverse[@]}))
+n=$((n + 5 + ${#v1_cases[@]}))
 [ "$have_distro" = 1 ] && n=$((n + 5 + 2 * ${#distro_cases[@]}))
 smc_lib_plan "$n"
 
@@ -249,6 +312,18 @@ for c in "${reverse[@]}"; do
 done
 smc_lib_run "CDC seqno in host order: caught exactly across byte orders" \
 	check_seqno_switch
+
+smc_lib_run "SMC-Rv1: switch on, no UEIDs" v1_begin
+smc_lib_run "SMC-Rv1: data 1 MiB both A-client B-server" \
+	v1_only run_data peer 1048576 both
+smc_lib_run "SMC-Rv1: data 4 MiB s2c B-client A-server" \
+	v1_only run_data local 4194304 s2c
+smc_lib_run "SMC-Rv1: data 1 MiB both RMB 16384 A-client B-server" \
+	v1_only run_data peer 1048576 both 16384
+for c in "${v1_cases[@]}"; do
+	smc_lib_run "SMC-Rv1: $c A-client B-server" v1_only run_case peer "$c"
+done
+smc_lib_run "SMC-Rv1: switch off, UEIDs back" v1_end
 
 if [ "$have_distro" = 1 ]; then
 	smc_lib_run "peer runs the distro smc with a UEID" peer_to_distro
