@@ -154,7 +154,8 @@ static struct smc_buf_desc *smc_buf_take_free(struct smc_link_group *lgr,
  * at that limit a free RMB of another size is taken instead (the CLC
  * handshake tells the peer the size).  Only when all are in use is one
  * more allocated, for a handshake that lost the race for the group's
- * last connection and is about to try another group.
+ * last connection and is about to try another group; smc_buf_put()
+ * frees it again.
  *
  * Context: process context.
  * Return: the buffer, marked used, or NULL.
@@ -205,6 +206,32 @@ out:
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_buf_get);
 
+/*
+ * Over the limit, an RMB nobody announced is freed rather than kept: it
+ * served a handshake that left for another group (smc_buf_get()), and a
+ * later connection taking it would announce one RMB more than the peer
+ * has rtokens for.
+ */
+static bool smc_buf_drop_extra(struct smc_link_group *lgr,
+			       struct smc_buf_desc *desc)
+{
+	int i;
+
+	mutex_lock(&lgr->bufs_lock);
+	if (desc->confirmed || lgr->rmbs_num <= SMC_RMBS_PER_LGR_MAX) {
+		mutex_unlock(&lgr->bufs_lock);
+		return false;
+	}
+	list_del(&desc->list);
+	lgr->rmbs_num--;
+	WRITE_ONCE(lgr->alloc_rmbs, lgr->alloc_rmbs - desc->len);
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
+		smc_buf_unreg_one(&lgr->lnk[i], desc);
+	mutex_unlock(&lgr->bufs_lock);
+	smc_buf_free_one(desc);
+	return true;
+}
+
 /**
  * smc_buf_put() - a connection is done with a buffer
  * @lgr: its group
@@ -218,6 +245,8 @@ EXPORT_SYMBOL_IF_KUNIT(smc_buf_get);
 void smc_buf_put(struct smc_link_group *lgr, struct smc_buf_desc *desc)
 {
 	if (!desc)
+		return;
+	if (desc->is_rmb && smc_buf_drop_extra(lgr, desc))
 		return;
 	memset(desc->cpu_addr, 0, desc->len);
 	clear_bit_unlock(SMC_BUF_USED, &desc->used);

@@ -325,7 +325,7 @@ static void smc_lgr_rkey(struct kunit *test)
 /*
  * As many RMBs as the peer has rtokens: a connection gets a free RMB of
  * another size rather than one more RMB; only with none free is one
- * more allocated.
+ * more allocated, and freed when put unless it was announced.
  */
 static void smc_lgr_rmb_limit(struct kunit *test)
 {
@@ -348,7 +348,17 @@ static void smc_lgr_rmb_limit(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, got);
 	KUNIT_EXPECT_PTR_NE(test, got, small);
 	KUNIT_EXPECT_EQ(test, c->serv->rmbs_num, SMC_RMBS_PER_LGR_MAX + 1);
+	/* never announced: freed when put, so the group is back at the limit */
 	smc_buf_put(c->serv, got);
+	KUNIT_EXPECT_EQ(test, c->serv->rmbs_num, SMC_RMBS_PER_LGR_MAX);
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&c->serv->rmbs[0]));
+	/* an announced one is the peer's rtoken: it stays */
+	got = smc_buf_get(c->serv, true, SMC_BUF_MIN_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	got->confirmed = true;
+	smc_buf_put(c->serv, got);
+	KUNIT_EXPECT_EQ(test, c->serv->rmbs_num, SMC_RMBS_PER_LGR_MAX + 1);
+	KUNIT_EXPECT_FALSE(test, list_is_singular(&c->serv->rmbs[0]));
 	/* send buffers are no rtokens: not limited */
 	got = smc_buf_get(c->serv, false, SMC_BUF_MIN_SIZE);
 	KUNIT_EXPECT_NOT_NULL(test, got);
