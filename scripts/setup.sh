@@ -282,21 +282,32 @@ if [ "$DARCH" != amd64 ]; then
 fi
 
 # --- 3d. rxe's source, for a rig-built rdma_rxe.ko ----------------------------
-# Stock rxe stores its ICRC in CPU byte order, so an s390x rxe and an
-# x86_64 one drop each other's every packet.  The rig builds an s390x
-# rdma_rxe.ko with that fixed (make rxe-s390x, scripts/rig/rxe/), from
-# exactly the source of the s390x kernel it loads into.  Only for 6.12,
-# the kernel the s390x rig hosts boot; 6.1 is built for s390x, not run.
+# The rig builds its own rdma_rxe.ko (scripts/rig/rxe/), from exactly the
+# source of the kernel it loads into, where the stock one falls short:
+# - s390x 6.12 (make rxe-s390x): stock rxe stores its ICRC in CPU byte
+#   order, so an s390x rxe and an x86_64 one drop each other's every
+#   packet.  Only for 6.12, the kernel the s390x rig hosts boot; 6.1 is
+#   built for s390x, not run;
+# - amd64 6.1 (make KVER=6.1 rxe-out): bookworm's rxe lacks what the
+#   distro smc.ko's SMC-R needs (cur_qp_state, solicited-only CQ arming,
+#   no replay of completed local operations after a retransmit).
 rxe_src=
-if [ "$DARCH" != amd64 ] && [ "$suite" = trixie ]; then
+if { [ "$DARCH" != amd64 ] && [ "$suite" = trixie ]; } ||
+   { [ "$DARCH" = amd64 ] && [ "$suite" = bookworm ]; }; then
 	rxe_src=$CACHE/rxe-src-${rel%-"$DARCH"}
 	kver=$(dpkg-deb -f "$image_deb" Version)
-	# the mirror keeps only current sources (make rxe-s390x says so)
+	# The source of exactly the image's version, never a neighbour: the
+	# mirror keeps only current sources, and the image is the newest, so
+	# they match unless the mirror is mid-update (make rxe-* then says
+	# there is no source, and the rig uses the stock rxe).
 	if [ ! -e "$rxe_src/.done" ] &&
 	   ! src_deb=$(try_fetch "$src_pkg=$kver" "${host_apt[@]}"); then
-		log "no $src_pkg $kver on the mirror: no rig-built rxe"
+		log "no $src_pkg $kver (the $rel image's source) on the mirror: no rig-built rxe"
+		log "the mirror serves $src_pkg $(apt-cache "${host_apt[@]}" madison "$src_pkg" |
+			awk '{ printf "%s%s", s, $3; s = ", " }')"
 		rxe_src=
 	elif [ ! -e "$rxe_src/.done" ]; then
+		log "extracting rxe from $src_pkg $kver"
 		rm -rf "$rxe_src"
 		mkdir -p "$rxe_src"
 		# the source tarball inside the .deb, and rxe inside that
