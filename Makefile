@@ -10,6 +10,8 @@
 #   make tools-s390x   the tools and test programs for s390x
 #   make rxe-s390x     rdma_rxe.ko for s390x with its ICRC fixed (all three
 #                   land in out/s390x/overlay, see below)
+#   make KVER=6.1 rxe-out  rdma_rxe.ko for Debian 12's 6.1 with the fixes
+#                   the distro smc.ko's SMC-R needs, in out/6.1/rxe
 #   make check      run every test on the QEMU rig (see README.md)
 #   make demo       boot two hosts and show an AF_SMC application
 #   make bench      benchmark TCP, our SMC-R, the distro's SMC-R, rsocket
@@ -28,7 +30,7 @@ ENVF := $(SMC_CACHE)/env-$(KVER).sh
 W ?= 1
 C ?= 1
 
-.PHONY: all setup setup-s390x module module-out module-debug module-s390x rxe-s390x tools tools-s390x check demo install clean checkpatch bench
+.PHONY: all setup setup-s390x module module-out module-debug module-s390x rxe-s390x rxe-out tools tools-s390x check demo install clean checkpatch bench
 
 all: module tools
 
@@ -57,6 +59,26 @@ module-out: $(ENVF)
 	mkdir -p out/$(KVER)/$(ZPCI_DIR) && cp -p $(ZPCI_SRC) out/$(KVER)/$(ZPCI_DIR)/
 	. $(ENVF) && scripts/chroot-run.sh make -C $$SMC_KDIR \
 		M=/src/$(KVER_OUT) W=$(W) C=$(C) modules
+
+# rdma_rxe.ko for $(KVER)'s amd64 hosts, built from exactly that kernel's
+# rxe source (scripts/setup.sh, step 3d) with scripts/rig/rxe/rxe-$(KVER)-*
+# applied in order; the rig's hosts load it from out/$(KVER)/rxe.  For
+# 6.1 only: there the stock rxe keeps the distro smc.ko's SMC-R from
+# working (Documentation/networking/smc-rig.rst).
+RXE_OUT := out/$(KVER)/rxe
+RXE_PATCHES = $(sort $(wildcard scripts/rig/rxe/rxe-$(KVER)-*.patch))
+rxe-out:
+	@[ -n "$(RXE_PATCHES)" ] || \
+		{ echo "no rxe patches for $(KVER) in scripts/rig/rxe" >&2; exit 1; }
+	@. $(ENVF) 2>/dev/null && [ -e "$$SMC_RXE_SRC/.done" ] || \
+		scripts/setup.sh >/dev/null
+	. $(ENVF) && [ -n "$$SMC_RXE_SRC" ] || \
+		{ echo "no rxe source for this kernel (scripts/setup.sh)" >&2; exit 1; }
+	rm -rf $(RXE_OUT) && mkdir -p out/$(KVER)
+	. $(ENVF) && cp -r $$SMC_RXE_SRC $(RXE_OUT) && rm -f $(RXE_OUT)/.done
+	for p in $(RXE_PATCHES); do patch -s -p1 -d $(RXE_OUT) <$$p || exit 1; done
+	. $(ENVF) && scripts/chroot-run.sh make -s -C $$SMC_KDIR \
+		M=/src/$(RXE_OUT) modules
 
 # Our module for the rig's debug kernel (scripts/debug-kernel.sh builds
 # that kernel once): compiled from a copy in out/debug/net/smc, so the
