@@ -39,6 +39,7 @@ for arg in "${cmdline[@]}"; do
 	rig.out=*) out=${arg#rig.out=} ;;
 	rig.kernel=*) kernel=${arg#rig.kernel=} ;;
 	rig.ours=*) ours=${arg#rig.ours=} ;;
+	rig.rxe=*) rxe=${arg#rig.rxe=} ;;
 	esac
 done
 case "$host" in A) h=1 ;; B) h=2 ;; *) h=1 host=A ;; esac
@@ -84,16 +85,26 @@ for l in 0 1 2; do
 	ip link set "$dev" up
 done
 
-# An s390x host's overlay carries an rdma_rxe.ko whose ICRC is
-# little-endian (scripts/rig/rxe/), so that it talks to x86_64 hosts:
-# load its dependencies from the kernel, then it.
+# The rig's own rdma_rxe.ko where the stock one falls short
+# (scripts/rig/rxe/): an s390x host's overlay carries one whose ICRC is
+# little-endian, so that it talks to x86_64 hosts, and a 6.1 amd64 host
+# gets the one with the fixes the distro smc.ko needs as rig.rxe
+# (rig.sh --rxe).  Load its dependencies from the kernel, then it; a
+# rig.rxe that does not load leaves the host on the stock rxe, which
+# the log and /sys/module/rdma_rxe/version tell.
 load_rxe() {
-	local own=$repo/scripts/rig/rxe/rdma_rxe.ko m
-	[ -f "$own" ] || { modprobe rdma_rxe; return; }
-	for m in ib_core ib_uverbs udp_tunnel ip6_udp_tunnel; do
-		modprobe "$m" || return 1
-	done
-	insmod "$own" && log "rdma_rxe from $own"
+	local own=${rxe:-$repo/scripts/rig/rxe/rdma_rxe.ko} m
+	if [ -f "$own" ]; then
+		for m in ib_core ib_uverbs udp_tunnel ip6_udp_tunnel; do
+			modprobe "$m" || return 1
+		done
+		if insmod "$own"; then
+			log "rdma_rxe from $own, version $(cat /sys/module/rdma_rxe/version 2>/dev/null || echo none)"
+			return
+		fi
+		log "$own did not load"
+	fi
+	modprobe rdma_rxe && log "rdma_rxe: the kernel's"
 }
 modprobe crc32_generic 2>/dev/null
 if load_rxe; then

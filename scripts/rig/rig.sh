@@ -24,6 +24,13 @@
 #                   lockdep, kmemleak and KUnit kernel of
 #                   scripts/debug-kernel.sh, with our module from
 #                   out/debug/net/smc, see "make module-debug")
+#   --rxe R         rig (default) or stock: which rdma_rxe.ko the amd64
+#                   hosts of the stock kernel load, the rig's own build
+#                   of out/$KVER/rxe (make KVER=6.1 rxe-out; 6.1 only,
+#                   where the stock rxe keeps the distro smc.ko's SMC-R
+#                   from working) or the kernel's; without that build
+#                   the kernel's.  s390x hosts always load their own
+#                   (its ICRC byte order fixed, make rxe-s390x)
 #   --allow-splat   do not fail the run on kernel warnings (for the
 #                   splat detector's own test, which expects them)
 #   --zpci          give every s390x host one more NIC, a virtio-net-pci
@@ -56,7 +63,7 @@ mode=${1:-}
 shift || true
 on=A nhosts=2 timeout=1800 mem=1536 cpus=1 append='' allow_splat=0 zpci=0
 arch_A=amd64 arch_B=amd64
-kernel=stock
+kernel=stock rxe=rig
 out=$repo/out/rig-$(date +%Y%m%d-%H%M%S)-$$
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -68,6 +75,7 @@ while [ $# -gt 0 ]; do
 	--cpus) cpus=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--kernel) kernel=$2; shift 2 ;;
+	--rxe) rxe=$2; shift 2 ;;
 	--arch)	case "$2" in
 		amd64|s390x) arch_A=$2 arch_B=$2 ;;
 		A=amd64|A=s390x) arch_A=${2#A=} ;;
@@ -85,7 +93,7 @@ done
 case "$mode" in
 run) [ $# -gt 0 ] || { echo "rig: run needs a command" >&2; exit 2; } ;;
 shell) ;;
-*) sed -n '3,43p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+*) sed -n '3,50p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
 
 # the kernel, its module tree and the build of our module that fits it;
@@ -103,6 +111,19 @@ debug)	# shellcheck source=/dev/null
 	# under KASAN, kmemleak and TCG; the BIOS tables do it at once
 	append="acpi=noirq $append" ;;
 *)	echo "rig: --kernel takes stock or debug" >&2; exit 2 ;;
+esac
+
+# the amd64 hosts' rdma_rxe.ko: guest-init.sh insmods rig.rxe, or loads
+# the kernel's when it is empty (an s390x host's is in its overlay)
+rxe_ko=$repo/out/$KVER/rxe/rdma_rxe.ko
+case "$rxe" in
+rig)	if [ "$kernel" != stock ] || [ ! -f "$rxe_ko" ]; then
+		[ "$KVER" != 6.1 ] || [ "$kernel" != stock ] ||
+			echo "rig: no $rxe_ko (make KVER=$KVER rxe-out): the stock rxe" >&2
+		rxe_ko=
+	fi ;;
+stock)	rxe_ko= ;;
+*)	echo "rig: --rxe takes rig or stock" >&2; exit 2 ;;
 esac
 
 mkdir -p "$out"
@@ -184,6 +205,7 @@ qemu_host() {	# qemu_host A|B  -> fills the array Q with QEMU's argv
 	[ "$host" = A ] && h=1 || h=2
 	a=arch_$host
 	cmd="panic=-1 loglevel=6 rig.host=$host rig.nhosts=$nhosts rig.repo=$repo rig.out=$out rig.kmods=${H_MODDIR[$host]} rig.kernel=$kernel rig.ours=$ours"
+	[ "${!a}" = amd64 ] && [ -n "$rxe_ko" ] && cmd="$cmd rig.rxe=$rxe_ko"
 	if [ "${!a}" = amd64 ]; then
 		bus=pci
 		Q=(timeout -k 10 "$timeout" "$here/qemu.sh" x86_64 -accel tcg -cpu max
