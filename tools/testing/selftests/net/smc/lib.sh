@@ -198,14 +198,44 @@ smc_lib_big_endian()
 	[ "$(eval "$SMC_LIB_BYTE_ORDER")" = 256 ]
 }
 
-# smc_lib_distro_smcr: can the distro smc.ko do SMC-R on this rig?  Not
-# before 6.12: 6.1's stock rxe lacks fixes upstream SMC-R relies on
-# (cur_qp_state from ib_query_qp, solicited-only CQ arming), and the
+# smc_lib_distro_smcr: can the distro smc.ko do SMC-R on this rig?  On
+# 6.12, yes.  On 6.1 only over the rig's own rdma_rxe.ko on both hosts
+# (make KVER=6.1 rxe-out, scripts/rig/rxe/), which names itself in
+# /sys/module/rdma_rxe/version: the stock 6.1 rxe leaves cur_qp_state out
+# of ib_query_qp, never signals a CQ armed with IB_CQ_SOLICITED_MASK and
+# runs a completed memory registration again after a retransmit, and the
 # distro module's link set-up then hangs for good in smc_wr_drain_cq.
-# Ours does not rely on them.
+# Ours does not rely on any of that.  SMC_LIB_DISTRO_SMCR_WHY is the
+# skip reason of the sourcing scripts when it is false.
+# shellcheck disable=SC2034
+SMC_LIB_DISTRO_SMCR_WHY="the distro smc's SMC-R needs 6.12 or, on 6.1, the rig's rxe on both hosts (make KVER=6.1 rxe-out)"
 smc_lib_distro_smcr()
 {
-	smc_lib_kernel_ge 6 12
+	local h v
+
+	smc_lib_kernel_ge 6 12 && return 0
+	for h in local peer; do
+		v=$(smc_lib_on "$h" "cat /sys/module/rdma_rxe/version 2>/dev/null")
+		[ "$v" = smc-rig ] || return 1
+	done
+}
+
+# smc_lib_distro_pnet <local|peer>: what the distro smc.ko needs there
+# before 6.12 to use an rxe port at all.  6.1's module finds an RDMA
+# port's netdev only through the device's get_netdev op, which rxe does
+# not have, or through the PNETID table: one PNETID for each data link
+# (net1 and rxe1, net2 and rxe2).  Newer modules ask the RDMA core.
+smc_lib_distro_pnet()
+{
+	local l cmd=true
+
+	smc_lib_kernel_ge 6 12 && return 0
+	for l in 1 2; do
+		cmd="$cmd && { [ ! -e /sys/class/infiniband/rxe$l ] ||
+			$(smc_lib_q "$SMC_LIB_REPO/tools/smc/smc_pnet" -a "SMCRIG$l" \
+				-I "net$l" -D "rxe$l" -P 1); }"
+	done
+	smc_lib_on "$1" "$cmd"
 }
 
 smc_lib_single_host()

@@ -249,8 +249,8 @@ check_peer_is()
 # shellcheck disable=SC2317 # called through smc_lib_run
 peer_to_distro()
 {
-	smc_lib_mod peer ensure distro && smc_lib_ueid_set peer &&
-		check_peer_is distro
+	smc_lib_mod peer ensure distro && smc_lib_distro_pnet peer &&
+		smc_lib_ueid_set peer && check_peer_is distro
 }
 
 mapfile -t cases < <("$SMC_LIB_SOCK_TEST" list)
@@ -266,14 +266,19 @@ reverse=(linger0 oob poll rw shutdown_wr splice)
 # linger0 runs between our modules only.
 distro_cases=(rw shutdown_wr poll oob_inline)
 distro_ours_client=(oob)
-have_distro=0
-smc_lib_peer "modinfo -F filename smc" >/dev/null 2>&1 && smc_lib_distro_smcr &&
-	have_distro=1
+have_distro=0 distro_skip=
+if smc_lib_peer "modinfo -F filename smc" >/dev/null 2>&1; then
+	if smc_lib_distro_smcr; then
+		have_distro=1
+	else
+		distro_skip=$SMC_LIB_DISTRO_SMCR_WHY
+	fi
+fi
 # SMC_SELFTEST_QUICK=1 (the slow debug kernel): the close and data cases
 if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
 	cases=(rw shutdown_wr linger0 oob poll waitall)
 	reverse=(rw linger0)
-	have_distro=0
+	have_distro=0 distro_skip=
 fi
 
 v1_cases=(shutdown_wr linger0 oob)
@@ -294,6 +299,7 @@ n=$((7 + ${#rmbs[@]} + ${#sizes[@]} + ${#cases[@]} + ${#reverse[@]}))
 n=$((n + 5 + ${#v1_cases[@]}))
 [ "$have_distro" = 1 ] &&
 	n=$((n + 5 + 2 * ${#distro_cases[@]} + ${#distro_ours_client[@]}))
+[ -n "$distro_skip" ] && n=$((n + 1))
 smc_lib_plan "$n"
 
 smc_lib_run "data 1 MiB both A-client B-server" run_data peer 1048576 both
@@ -348,5 +354,8 @@ if [ "$have_distro" = 1 ]; then
 	for c in "${distro_ours_client[@]}"; do
 		smc_lib_run "$c ours-client-A distro-server-B" run_case peer "$c"
 	done
+fi
+if [ -n "$distro_skip" ]; then
+	smc_lib_skip "SMC-R with the distro smc" "$distro_skip"
 fi
 smc_lib_exit
