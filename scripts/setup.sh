@@ -145,8 +145,22 @@ if [ -s "$relf" ] && [ "$relf" -nt "$stamp" ]; then
 	printf '%s\n' "$cands" | grep -qxF "$rel" && cands=$rel
 	rel=
 fi
+src_pkg=linux-source-${KVER}
 for r in $cands; do
-	if [ "$DARCH" = amd64 ]; then
+	if [ "$DARCH" = amd64 ] && [ "$suite" = bookworm ]; then
+		# the rig rebuilds rxe from exactly the image's source (3d):
+		# the newest image whose source is listed too, else the newest
+		rel=${rel:-$r}
+		v=$(apt-cache "${apt_priv[@]}" show --no-all-versions \
+			"linux-image-$r$img_sfx" | sed -n 's/^Version: //p' | head -n 1)
+		if apt-cache "${apt_priv[@]}" madison "$src_pkg" |
+		   awk '{ print $3 }' | grep -qxF "$v"; then
+			rel=$r
+			break
+		fi
+		log "no $src_pkg $v on the mirror for the $r image; trying an older one"
+		continue
+	elif [ "$DARCH" = amd64 ]; then
 		rel=$r
 		break
 	fi
@@ -165,7 +179,6 @@ done
 echo "$rel" >"$relf"
 log "target kernel: $rel"
 image_deb=$(fetch "linux-image-$rel$img_sfx")
-src_pkg=linux-source-${KVER}
 
 kdir=$CACHE/kernel/$rel
 if [ ! -e "$kdir/.done" ]; then
