@@ -43,7 +43,10 @@
  *
  * The client connects its threads, runs --warmup seconds unmeasured, then
  * measures for --duration seconds (each thread finishes the transaction
- * under way at the deadline) or for --count transactions per thread, and
+ * under way at the deadline, and goes on until it has measured one: a
+ * transaction begun in the warmup does not count, and one of STR3's can
+ * outlast warmup and duration both on the rig) or for --count
+ * transactions per thread, and
  * prints one line of JSON to stdout:
  *   label workload family clients req resp duration_s transactions errors
  *   trans_per_s mb_per_s conns_per_s lat_mean_us lat_p50_us lat_p99_us
@@ -827,7 +830,7 @@ static bool worker_finished(struct worker *w)
 		return true;
 	if (opt.count)
 		return w->trans >= opt.count;
-	return now_ns() >= run.deadline;
+	return w->trans && now_ns() >= run.deadline;
 }
 
 static void *worker_main(void *arg)
