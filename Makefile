@@ -10,8 +10,8 @@
 #   make tools-s390x   the tools and test programs for s390x
 #   make rxe-s390x     rdma_rxe.ko for s390x with its ICRC fixed (all three
 #                   land in out/s390x/overlay, see below)
-#   make KVER=6.1 rxe-out  rdma_rxe.ko for Debian 12's 6.1 with the fixes
-#                   the distro smc.ko's SMC-R needs, in out/6.1/rxe
+#   make rxe-out    rdma_rxe.ko for $(KVER)'s amd64 hosts with the fixes
+#                   the distro smc.ko's SMC-R needs, in out/$(KVER)/rxe
 #   make check      run every test on the QEMU rig (see README.md)
 #   make demo       boot two hosts and show an AF_SMC application
 #   make bench      benchmark TCP, our SMC-R, the distro's SMC-R, rsocket
@@ -62,9 +62,9 @@ module-out: $(ENVF)
 
 # rdma_rxe.ko for $(KVER)'s amd64 hosts, built from exactly that kernel's
 # rxe source (scripts/setup.sh, step 3d) with scripts/rig/rxe/rxe-$(KVER)-*
-# applied in order; the rig's hosts load it from out/$(KVER)/rxe.  For
-# 6.1 only: there the stock rxe keeps the distro smc.ko's SMC-R from
-# working (Documentation/networking/smc-rig.rst).
+# applied in order; the rig's hosts load it from out/$(KVER)/rxe.  The
+# stock rxe fails the distro smc.ko's SMC-R: on 6.1 always, on 6.12
+# under load (Documentation/networking/smc-rig.rst).
 RXE_OUT := out/$(KVER)/rxe
 RXE_PATCHES = $(sort $(wildcard scripts/rig/rxe/rxe-$(KVER)-*.patch))
 rxe-out:
@@ -123,14 +123,16 @@ module-s390x: setup-s390x
 	cp $(S390X_SRC)/net/smc/*.ko $(S390X_OVL)/net/smc/
 
 # rdma_rxe.ko for the s390x hosts, with the ICRC sent little-endian
-# (scripts/rig/rxe/): stock rxe cannot talk across endianness.
+# (scripts/rig/rxe/): stock rxe cannot talk across endianness.  The
+# amd64 hosts' fixes for the kernel (rxe-$(KVER)-*) go in first.
 rxe-s390x: setup-s390x
 	rm -rf $(S390X_SRC)/rxe && mkdir -p $(S390X_OVL)/scripts/rig/rxe
 	$(S390X_ENV) && [ -n "$$SMC_RXE_SRC" ] || \
 		{ echo "no rxe source for this kernel (scripts/setup.sh)" >&2; exit 1; }
-	$(S390X_ENV) && cp -r $$SMC_RXE_SRC $(S390X_SRC)/rxe && \
-	patch -s -p1 -d $(S390X_SRC)/rxe <scripts/rig/rxe/rxe-icrc-le.patch && \
-	scripts/chroot-run.sh make -s -C $$SMC_KDIR M=/src/$(S390X_SRC)/rxe \
+	$(S390X_ENV) && cp -r $$SMC_RXE_SRC $(S390X_SRC)/rxe && rm -f $(S390X_SRC)/rxe/.done
+	for p in $(RXE_PATCHES) scripts/rig/rxe/rxe-icrc-le.patch; do \
+		patch -s -p1 -d $(S390X_SRC)/rxe <$$p || exit 1; done
+	$(S390X_ENV) && scripts/chroot-run.sh make -s -C $$SMC_KDIR M=/src/$(S390X_SRC)/rxe \
 		ARCH=$$SMC_KARCH CROSS_COMPILE=$$SMC_CROSS modules
 	cp $(S390X_SRC)/rxe/rdma_rxe.ko $(S390X_OVL)/scripts/rig/rxe/
 

@@ -157,6 +157,18 @@ if [ "$built" != 0 ]; then
 	exit 1
 fi
 
+# -- the rig's rxe for the amd64 hosts --------------------------------------------
+# rig.sh loads out/6.12/rxe/rdma_rxe.ko (scripts/rig/rxe/): with the
+# stock rxe the distro smc.ko loses links under load, and smcr_scale.sh
+# skips those cases, which fails here
+if [[ " $parts " =~ \ (rig|selftests|bench)\  ]]; then
+	t=$(ms)
+	make -s rxe-out >"$logdir/build-rxe.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] || tail -n 20 "$logdir/build-rxe.log" | indent
+	result $rc "the rig's rxe builds (make rxe-out)" $(($(ms) - t))
+fi
+
 # -- the splat detector ------------------------------------------------------------
 if [[ " $parts " == *" rig "* ]]; then
 	t=$(ms)

@@ -297,15 +297,16 @@ fi
 # --- 3d. rxe's source, for a rig-built rdma_rxe.ko ----------------------------
 # The rig builds its own rdma_rxe.ko (scripts/rig/rxe/), from exactly the
 # source of the kernel it loads into, where the stock one falls short:
-# - s390x 6.12 (make rxe-s390x): stock rxe stores its ICRC in CPU byte
-#   order, so an s390x rxe and an x86_64 one drop each other's every
-#   packet.  Only for 6.12, the kernel the s390x rig hosts boot; 6.1 is
-#   built for s390x, not run;
-# - amd64 6.1 (make KVER=6.1 rxe-out): bookworm's rxe lacks what the
-#   distro smc.ko's SMC-R needs (cur_qp_state, solicited-only CQ arming,
-#   no replay of completed local operations after a retransmit).
+# - 6.12 (make rxe-out, make rxe-s390x): after a retransmit stock rxe
+#   runs a completed IB_WR_REG_MR again and kills the QP, which the
+#   distro smc.ko meets under load; s390x also needs its ICRC sent in
+#   the wire's byte order, or an s390x rxe and an x86_64 one drop each
+#   other's every packet.  6.1 is built for s390x, not run;
+# - amd64 6.1 (make KVER=6.1 rxe-out): bookworm's rxe lacks more of what
+#   the distro smc.ko's SMC-R needs (cur_qp_state, solicited-only CQ
+#   arming, the same replay fix).
 rxe_src=
-if { [ "$DARCH" != amd64 ] && [ "$suite" = trixie ]; } ||
+if [ "$suite" = trixie ] ||
    { [ "$DARCH" = amd64 ] && [ "$suite" = bookworm ]; }; then
 	rxe_src=$CACHE/rxe-src-${rel%-"$DARCH"}
 	kver=$(dpkg-deb -f "$image_deb" Version)
