@@ -220,6 +220,26 @@ smc_lib_distro_smcr()
 	done
 }
 
+# smc_lib_rxe_no_replay: the distro smc.ko's SMC-R may be loaded hard
+# here.  Where rxe carries the links, every host's must be the rig's
+# build (version smc-rig, scripts/rig/rxe/): a stock rxe runs a completed
+# IB_WR_REG_MR again after a retransmit and kills the QP, which the
+# distro module, registering RMBs on the link's QP, meets under load.
+# Hosts without rxe (RoCE hardware) qualify.
+# shellcheck disable=SC2034
+SMC_LIB_RXE_NO_REPLAY_WHY="a stock rxe kills the distro smc's links under this load (make rxe-out; scripts/rig/rxe/)"
+smc_lib_rxe_no_replay()
+{
+	local h
+
+	for h in local peer; do
+		# shellcheck disable=SC2016 # expands on the host
+		smc_lib_on "$h" '[ ! -d /sys/module/rdma_rxe ] ||
+			[ "$(cat /sys/module/rdma_rxe/version 2>/dev/null)" = smc-rig ]' ||
+			return 1
+	done
+}
+
 # smc_lib_distro_pnet <local|peer>: what the distro smc.ko needs there
 # before 6.12 to use an rxe port at all.  6.1's module finds an RDMA
 # port's netdev only through the device's get_netdev op, which rxe does
