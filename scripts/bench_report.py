@@ -486,7 +486,10 @@ def main():
     elif rsock.get('ok'):
         md.append('rsocket (librspreload.so, `--family tcp`) ran over rxe: '
                   'every rsocket cell checks that rxe1 carried at least one '
-                  'packet per transaction.')
+                  'packet per transaction.  Ten rsocket connections at once '
+                  '(RR10) deadlock in librdmacm\'s own service threads, not '
+                  'in rxe: Documentation/networking/smc-bench.rst, '
+                  '"rsocket".')
     else:
         md.append('**rsocket left out**: %s' % rsock.get('reason'))
     for s in skips:
