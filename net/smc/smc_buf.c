@@ -78,6 +78,22 @@ static void smc_buf_free_one(struct smc_buf_desc *desc)
 	kfree(desc);
 }
 
+/*
+ * Undo a buffer's registrations on every link, then free it; a link it
+ * is not registered on is skipped, and a link whose IB_WR_REG_MR failed
+ * has its MR released too, or it would keep the PD busy.
+ */
+static void smc_buf_destroy(struct smc_link_group *lgr,
+			    struct smc_buf_desc *desc)
+{
+	int i;
+
+	lockdep_assert_held(&lgr->bufs_lock);
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
+		smc_buf_unreg_one(&lgr->lnk[i], desc);
+	smc_buf_free_one(desc);
+}
+
 /* a new buffer of compressed size @comp, registered; bufs_lock held */
 static struct smc_buf_desc *smc_buf_alloc(struct smc_link_group *lgr,
 					  bool is_rmb, u8 comp)
@@ -107,13 +123,7 @@ static struct smc_buf_desc *smc_buf_alloc(struct smc_link_group *lgr,
 		if (!smc_buf_link_usable(lnk))
 			continue;
 		if (smc_buf_reg_one(lnk, desc)) {
-			/*
-			 * The failed link too: its MR may exist although
-			 * IB_WR_REG_MR failed, and would keep the PD busy.
-			 */
-			for (; i >= 0; i--)
-				smc_buf_unreg_one(&lgr->lnk[i], desc);
-			smc_buf_free_one(desc);
+			smc_buf_destroy(lgr, desc);
 			return NULL;
 		}
 	}
@@ -215,8 +225,6 @@ EXPORT_SYMBOL_IF_KUNIT(smc_buf_get);
 static bool smc_buf_drop_extra(struct smc_link_group *lgr,
 			       struct smc_buf_desc *desc)
 {
-	int i;
-
 	mutex_lock(&lgr->bufs_lock);
 	if (desc->confirmed || lgr->rmbs_num <= SMC_RMBS_PER_LGR_MAX) {
 		mutex_unlock(&lgr->bufs_lock);
@@ -225,10 +233,8 @@ static bool smc_buf_drop_extra(struct smc_link_group *lgr,
 	list_del(&desc->list);
 	lgr->rmbs_num--;
 	WRITE_ONCE(lgr->alloc_rmbs, lgr->alloc_rmbs - desc->len);
-	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
-		smc_buf_unreg_one(&lgr->lnk[i], desc);
+	smc_buf_destroy(lgr, desc);
 	mutex_unlock(&lgr->bufs_lock);
-	smc_buf_free_one(desc);
 	return true;
 }
 
