@@ -220,6 +220,20 @@ smc_lib_distro_smcr()
 	done
 }
 
+# smc_lib_distro_state: can this pair run the distro smc.ko's SMC-R?
+# "yes"; "skip" when the peer has the module but not what its SMC-R needs
+# here (SMC_LIB_DISTRO_SMCR_WHY: a counted skip); "no" without the module
+smc_lib_distro_state()
+{
+	if ! smc_lib_peer "modinfo -F filename smc" >/dev/null 2>&1; then
+		echo no
+	elif smc_lib_distro_smcr; then
+		echo yes
+	else
+		echo skip
+	fi
+}
+
 # smc_lib_rxe_no_replay: the distro smc.ko's SMC-R may be loaded hard
 # here.  Where rxe carries the links, every host's must be the rig's
 # build (version smc-rig, scripts/rig/rxe/): a stock rxe runs a completed

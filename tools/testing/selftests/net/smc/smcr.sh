@@ -267,13 +267,10 @@ reverse=(linger0 oob poll rw shutdown_wr splice)
 distro_cases=(rw shutdown_wr poll oob_inline)
 distro_ours_client=(oob)
 have_distro=0 distro_skip=
-if smc_lib_peer "modinfo -F filename smc" >/dev/null 2>&1; then
-	if smc_lib_distro_smcr; then
-		have_distro=1
-	else
-		distro_skip=$SMC_LIB_DISTRO_SMCR_WHY
-	fi
-fi
+case $(smc_lib_distro_state) in
+yes)	have_distro=1 ;;
+skip)	distro_skip=$SMC_LIB_DISTRO_SMCR_WHY ;;
+esac
 # SMC_SELFTEST_QUICK=1 (the slow debug kernel): the close and data cases
 if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
 	cases=(rw shutdown_wr linger0 oob poll waitall)

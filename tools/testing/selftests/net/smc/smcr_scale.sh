@@ -82,14 +82,11 @@ if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
 fi
 
 have_distro=0 distro_skip=0 load_ok=0
-if smc_lib_peer "modinfo -F filename smc" >/dev/null 2>&1; then
-	if smc_lib_distro_smcr; then
-		have_distro=1
-		smc_lib_rxe_no_replay && load_ok=1
-	else
-		distro_skip=1
-	fi
-fi
+case $(smc_lib_distro_state) in
+yes)	have_distro=1
+	smc_lib_rxe_no_replay && load_ok=1 ;;
+skip)	distro_skip=1 ;;
+esac
 smc_lib_plan $((4 + have_distro * (4 + load_ok) + distro_skip))
 smc_lib_run "100 connections A-client B-server, one link group" \
 	run_conns peer 100 65536 1
