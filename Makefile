@@ -67,18 +67,26 @@ module-out: $(ENVF)
 # under load (Documentation/networking/smc-rig.rst).
 RXE_OUT := out/$(KVER)/rxe
 RXE_PATCHES = $(sort $(wildcard scripts/rig/rxe/rxe-$(KVER)-*.patch))
+
+# $(call rxe_build,<env file>,<dir>,<patches>,<make args>): the env
+# file's kernel's rxe source copied to <dir>, the patches applied in
+# order, and built there in the chroot
+define rxe_build
+	. $(1) && [ -n "$$SMC_RXE_SRC" ] || \
+		{ echo "no rxe source for this kernel (scripts/setup.sh)" >&2; exit 1; }
+	rm -rf $(2) && mkdir -p $(dir $(2))
+	. $(1) && cp -r $$SMC_RXE_SRC $(2) && rm -f $(2)/.done
+	for p in $(3); do patch -s -p1 -d $(2) <$$p || exit 1; done
+	. $(1) && scripts/chroot-run.sh make -s -C $$SMC_KDIR M=/src/$(2) \
+		$(4) modules
+endef
+
 rxe-out:
 	@[ -n "$(RXE_PATCHES)" ] || \
 		{ echo "no rxe patches for $(KVER) in scripts/rig/rxe" >&2; exit 1; }
 	@. $(ENVF) 2>/dev/null && [ -e "$$SMC_RXE_SRC/.done" ] || \
 		scripts/setup.sh >/dev/null
-	. $(ENVF) && [ -n "$$SMC_RXE_SRC" ] || \
-		{ echo "no rxe source for this kernel (scripts/setup.sh)" >&2; exit 1; }
-	rm -rf $(RXE_OUT) && mkdir -p out/$(KVER)
-	. $(ENVF) && cp -r $$SMC_RXE_SRC $(RXE_OUT) && rm -f $(RXE_OUT)/.done
-	for p in $(RXE_PATCHES); do patch -s -p1 -d $(RXE_OUT) <$$p || exit 1; done
-	. $(ENVF) && scripts/chroot-run.sh make -s -C $$SMC_KDIR \
-		M=/src/$(RXE_OUT) modules
+	$(call rxe_build,$(ENVF),$(RXE_OUT),$(RXE_PATCHES))
 
 # Our module for the rig's debug kernel (scripts/debug-kernel.sh builds
 # that kernel once): compiled from a copy in out/debug/net/smc, so the
@@ -126,14 +134,10 @@ module-s390x: setup-s390x
 # (scripts/rig/rxe/): stock rxe cannot talk across endianness.  The
 # amd64 hosts' fixes for the kernel (rxe-$(KVER)-*) go in first.
 rxe-s390x: setup-s390x
-	rm -rf $(S390X_SRC)/rxe && mkdir -p $(S390X_OVL)/scripts/rig/rxe
-	$(S390X_ENV) && [ -n "$$SMC_RXE_SRC" ] || \
-		{ echo "no rxe source for this kernel (scripts/setup.sh)" >&2; exit 1; }
-	$(S390X_ENV) && cp -r $$SMC_RXE_SRC $(S390X_SRC)/rxe && rm -f $(S390X_SRC)/rxe/.done
-	for p in $(RXE_PATCHES) scripts/rig/rxe/rxe-icrc-le.patch; do \
-		patch -s -p1 -d $(S390X_SRC)/rxe <$$p || exit 1; done
-	$(S390X_ENV) && scripts/chroot-run.sh make -s -C $$SMC_KDIR M=/src/$(S390X_SRC)/rxe \
-		ARCH=$$SMC_KARCH CROSS_COMPILE=$$SMC_CROSS modules
+	$(call rxe_build,$(SMC_CACHE)/env-$(KVER)-s390x.sh,$(S390X_SRC)/rxe,\
+		$(RXE_PATCHES) scripts/rig/rxe/rxe-icrc-le.patch,\
+		ARCH=$$SMC_KARCH CROSS_COMPILE=$$SMC_CROSS)
+	mkdir -p $(S390X_OVL)/scripts/rig/rxe
 	cp $(S390X_SRC)/rxe/rdma_rxe.ko $(S390X_OVL)/scripts/rig/rxe/
 
 tools-s390x: setup-s390x

@@ -146,23 +146,24 @@ if [ -s "$relf" ] && [ "$relf" -nt "$stamp" ]; then
 	rel=
 fi
 src_pkg=linux-source-${KVER}
+src_versions=
+if [ "$DARCH" = amd64 ]; then
+	src_versions=$(apt-cache "${apt_priv[@]}" madison "$src_pkg" |
+		awk '{ print $3 }')
+fi
 for r in $cands; do
-	if [ "$DARCH" = amd64 ] && [ "$suite" = bookworm ]; then
+	if [ "$DARCH" = amd64 ]; then
 		# the rig rebuilds rxe from exactly the image's source (3d):
 		# the newest image whose source is listed too, else the newest
 		rel=${rel:-$r}
 		v=$(apt-cache "${apt_priv[@]}" show --no-all-versions \
 			"linux-image-$r$img_sfx" | sed -n 's/^Version: //p' | head -n 1)
-		if apt-cache "${apt_priv[@]}" madison "$src_pkg" |
-		   awk '{ print $3 }' | grep -qxF "$v"; then
+		if grep -qxF "$v" <<<"$src_versions"; then
 			rel=$r
 			break
 		fi
 		log "no $src_pkg $v on the mirror for the $r image; trying an older one"
 		continue
-	elif [ "$DARCH" = amd64 ]; then
-		rel=$r
-		break
 	fi
 	# the headers, their common part and the host's kbuild tools too
 	abi=${r%-"$DARCH"}
