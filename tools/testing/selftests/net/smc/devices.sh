@@ -35,8 +35,7 @@ done
 
 h=${SMC_LOCAL_IP##*.}
 same_order=1
-[ "$(smc_lib_peer "$SMC_LIB_BYTE_ORDER")" = "$(eval "$SMC_LIB_BYTE_ORDER")" ] ||
-	same_order=0
+smc_lib_same_byte_order || same_order=0
 peer_initial=$(smc_lib_mod peer which 2>/dev/null)
 cleanup()
 {

@@ -198,6 +198,21 @@ smc_lib_big_endian()
 	[ "$(eval "$SMC_LIB_BYTE_ORDER")" = 256 ]
 }
 
+# smc_lib_byte_order <local|peer>: that host's byte order, 1 or 256
+smc_lib_byte_order()
+{
+	smc_lib_on "$1" "$SMC_LIB_BYTE_ORDER"
+}
+
+# smc_lib_same_byte_order: are both hosts of one byte order?
+smc_lib_same_byte_order()
+{
+	local lo po
+
+	lo=$(smc_lib_byte_order local) && po=$(smc_lib_byte_order peer) &&
+		[ "$lo" = "$po" ]
+}
+
 # smc_lib_distro_smcr: can the distro smc.ko do SMC-R on this rig?  On
 # 6.12, yes.  On 6.1 only over the rig's own rdma_rxe.ko on both hosts
 # (make KVER=6.1 rxe-out, scripts/rig/rxe/), which names itself in

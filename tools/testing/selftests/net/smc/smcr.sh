@@ -66,13 +66,6 @@ run_data()
 	cdc_rx_check local "$faults_l" && cdc_rx_check peer "$faults_p"
 }
 
-# byte_order <local|peer>: 1 little-endian, 256 big-endian
-# shellcheck disable=SC2317 # called through smc_lib_run
-byte_order()
-{
-	smc_lib_on "$1" "$SMC_LIB_BYTE_ORDER"
-}
-
 # seqno_switch <0|1>: the test-only switch of our module on both hosts
 # that sends and reads CDC sequence numbers in host byte order
 # shellcheck disable=SC2317 # called through smc_lib_run
@@ -90,7 +83,8 @@ check_seqno_switch()
 {
 	local lo po rc
 
-	lo=$(byte_order local) && po=$(byte_order peer) || return 1
+	lo=$(smc_lib_byte_order local) && po=$(smc_lib_byte_order peer) ||
+		return 1
 	echo "byte order (1 little, 256 big): here $lo, peer $po"
 	seqno_switch 1 || { seqno_switch 0; return 1; }
 	run_data peer 1048576 both
