@@ -215,24 +215,18 @@ smc_lib_same_byte_order()
 
 # smc_lib_distro_smcr: can the distro smc.ko do SMC-R on this rig?  On
 # 6.12, yes.  On 6.1 only over the rig's own rdma_rxe.ko on both hosts
-# (make KVER=6.1 rxe-out, scripts/rig/rxe/), which names itself in
-# /sys/module/rdma_rxe/version: the stock 6.1 rxe leaves cur_qp_state out
-# of ib_query_qp, never signals a CQ armed with IB_CQ_SOLICITED_MASK and
-# runs a completed memory registration again after a retransmit, and the
-# distro module's link set-up then hangs for good in smc_wr_drain_cq.
-# Ours does not rely on any of that.  SMC_LIB_DISTRO_SMCR_WHY is the
-# skip reason of the sourcing scripts when it is false.
+# (make KVER=6.1 rxe-out, smc_lib_rxe_no_replay): the stock 6.1 rxe
+# leaves cur_qp_state out of ib_query_qp, never signals a CQ armed with
+# IB_CQ_SOLICITED_MASK and runs a completed memory registration again
+# after a retransmit, and the distro module's link set-up then hangs for
+# good in smc_wr_drain_cq.  Ours does not rely on any of that.
+# SMC_LIB_DISTRO_SMCR_WHY is the skip reason of the sourcing scripts when
+# it is false.
 # shellcheck disable=SC2034
 SMC_LIB_DISTRO_SMCR_WHY="the distro smc's SMC-R needs 6.12 or, on 6.1, the rig's rxe on both hosts (make KVER=6.1 rxe-out)"
 smc_lib_distro_smcr()
 {
-	local h v
-
-	smc_lib_kernel_ge 6 12 && return 0
-	for h in local peer; do
-		v=$(smc_lib_on "$h" "cat /sys/module/rdma_rxe/version 2>/dev/null")
-		[ "$v" = smc-rig ] || return 1
-	done
+	smc_lib_kernel_ge 6 12 || smc_lib_rxe_no_replay
 }
 
 # smc_lib_distro_state: can this pair run the distro smc.ko's SMC-R?
@@ -251,10 +245,11 @@ smc_lib_distro_state()
 
 # smc_lib_rxe_no_replay: the distro smc.ko's SMC-R may be loaded hard
 # here.  Where rxe carries the links, every host's must be the rig's
-# build (version smc-rig, scripts/rig/rxe/): a stock rxe runs a completed
-# IB_WR_REG_MR again after a retransmit and kills the QP, which the
-# distro module, registering RMBs on the link's QP, meets under load.
-# Hosts without rxe (RoCE hardware) qualify.
+# build, which names itself in /sys/module/rdma_rxe/version (smc-rig,
+# scripts/rig/rxe/): a stock rxe runs a completed IB_WR_REG_MR again
+# after a retransmit and kills the QP, which the distro module,
+# registering RMBs on the link's QP, meets under load.  Hosts without
+# rxe (RoCE hardware) qualify.
 # shellcheck disable=SC2034
 SMC_LIB_RXE_NO_REPLAY_WHY="a stock rxe kills the distro smc's links under this load (make rxe-out; scripts/rig/rxe/)"
 smc_lib_rxe_no_replay()
