@@ -307,8 +307,7 @@ fi
 #   the distro smc.ko's SMC-R needs (cur_qp_state, solicited-only CQ
 #   arming, the same replay fix).
 rxe_src=
-if [ "$suite" = trixie ] ||
-   { [ "$DARCH" = amd64 ] && [ "$suite" = bookworm ]; }; then
+if [ "$DARCH" = amd64 ] || [ "$suite" = trixie ]; then
 	rxe_src=$CACHE/rxe-src-${rel%-"$DARCH"}
 	kver=$(dpkg-deb -f "$image_deb" Version)
 	# The source of exactly the image's version, never a neighbour: the

@@ -87,7 +87,7 @@ done
 
 # The rig's own rdma_rxe.ko where the stock one falls short
 # (scripts/rig/rxe/): an s390x host's overlay carries one whose ICRC is
-# little-endian, so that it talks to x86_64 hosts, and a 6.1 amd64 host
+# little-endian, so that it talks to x86_64 hosts, and an amd64 host
 # gets the one with the fixes the distro smc.ko needs as rig.rxe
 # (rig.sh --rxe).  Load its dependencies from the kernel, then it; a
 # rig.rxe that does not load leaves the host on the stock rxe, which

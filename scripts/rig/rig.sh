@@ -117,9 +117,10 @@ esac
 # the kernel's when it is empty (an s390x host's is in its overlay)
 rxe_ko=$repo/out/$KVER/rxe/rdma_rxe.ko
 case "$rxe" in
-rig)	if [ "$kernel" != stock ] || [ ! -f "$rxe_ko" ]; then
-		[ "$kernel" != stock ] ||
-			echo "rig: no $rxe_ko (make KVER=$KVER rxe-out): the stock rxe" >&2
+rig)	if [ "$kernel" != stock ]; then
+		rxe_ko=
+	elif [ ! -f "$rxe_ko" ]; then
+		echo "rig: no $rxe_ko (make KVER=$KVER rxe-out): the stock rxe" >&2
 		rxe_ko=
 	fi ;;
 stock)	rxe_ko= ;;
