@@ -2,8 +2,11 @@
 #
 # Top-level build for the out-of-tree SMC-R module, its tools and tests.
 #
-#   make            build net/smc/smc.ko, smc_diag.ko and the tools
-#   make module-out    the modules for $(KVER) in out/$(KVER)/net/smc
+#   make            build net/smc/smc.ko, smc_diag.ko and the tools: the
+#                   production modules, without test hooks
+#   make module-out    the test build of the modules for $(KVER), with
+#                   CONFIG_SMC_TEST_HOOKS, in out/$(KVER)/net/smc: what
+#                   the rig's hosts load
 #   make module-debug  the same modules plus smc_kunit.ko for the rig's
 #                   debug kernel, in out/debug/net/smc
 #   make module-s390x  the modules cross-built for s390x
@@ -29,6 +32,9 @@ export KVER SMC_CACHE
 ENVF := $(SMC_CACHE)/env-$(KVER).sh
 W ?= 1
 C ?= 1
+# the rig's builds carry the test hooks and fault switches; plain "make"
+# (and so "make install") builds the module a user runs, without them
+TEST_HOOKS := CONFIG_SMC_TEST_HOOKS=y
 
 .PHONY: all setup setup-s390x module module-out module-debug module-s390x rxe-s390x rxe-out tools tools-s390x check demo install clean checkpatch bench
 
@@ -49,16 +55,16 @@ module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/net/smc W=$(W) modules
 endif
 
-# The module for $(KVER) built from a copy in out/$(KVER)/net/smc, so
-# that a build for the other kernel line in net/smc stays: how make check
-# builds for Debian 12's 6.1 (make KVER=6.1 module-out).
+# The test build for $(KVER), from a copy in out/$(KVER)/net/smc, so
+# that the production build in net/smc stays: what the rig's stock
+# hosts load, for 6.12 and for Debian 12's 6.1 (make KVER=6.1 module-out).
 KVER_OUT := out/$(KVER)/net/smc
 module-out: $(ENVF)
 	rm -rf $(KVER_OUT) && mkdir -p $(KVER_OUT)
 	cp -p net/smc/Kbuild $(DEBUG_SRC) $(KVER_OUT)/
 	mkdir -p out/$(KVER)/$(ZPCI_DIR) && cp -p $(ZPCI_SRC) out/$(KVER)/$(ZPCI_DIR)/
 	. $(ENVF) && scripts/chroot-run.sh make -C $$SMC_KDIR \
-		M=/src/$(KVER_OUT) W=$(W) C=$(C) modules
+		M=/src/$(KVER_OUT) W=$(W) C=$(C) $(TEST_HOOKS) modules
 
 # rdma_rxe.ko for $(KVER)'s amd64 hosts, built from exactly that kernel's
 # rxe source (scripts/setup.sh, step 3d) with scripts/rig/rxe/rxe-$(KVER)-*
@@ -102,7 +108,8 @@ module-debug:
 	cp -p net/smc/Kbuild $(DEBUG_SRC) $(DEBUG_OUT)/ && \
 	mkdir -p out/debug/$(ZPCI_DIR) && cp -p $(ZPCI_SRC) out/debug/$(ZPCI_DIR)/ && \
 	CHROOT_BIND=$$SMC_DEBUG_DIR scripts/chroot-run.sh make -C $$SMC_KDIR \
-		M=/src/$(DEBUG_OUT) W=$(W) CONFIG_SMC_KUNIT_TEST=m modules
+		M=/src/$(DEBUG_OUT) W=$(W) CONFIG_SMC_KUNIT_TEST=m \
+		$(TEST_HOOKS) modules
 
 # s390x, cross-built in the amd64 chroot (SMC_ARCH=s390x scripts/setup.sh
 # fetches the s390x kernel, its headers and the cross compiler).  Sources
@@ -127,7 +134,7 @@ module-s390x: setup-s390x
 	cp -p $(ZPCI_SRC) $(S390X_SRC)/$(ZPCI_DIR)/
 	$(S390X_ENV) && scripts/chroot-run.sh make -C $$SMC_KDIR \
 		M=/src/$(S390X_SRC)/net/smc ARCH=$$SMC_KARCH \
-		CROSS_COMPILE=$$SMC_CROSS W=$(W) C=$(C) modules
+		CROSS_COMPILE=$$SMC_CROSS W=$(W) C=$(C) $(TEST_HOOKS) modules
 	cp $(S390X_SRC)/net/smc/*.ko $(S390X_OVL)/net/smc/
 
 # rdma_rxe.ko for the s390x hosts, with the ICRC sent little-endian

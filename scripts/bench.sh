@@ -104,6 +104,8 @@ job=$(printf 'BENCH_%s=%q ' REPS "$reps" DURATION "$dur" WARMUP "$warm" \
 	TOOL_DURATION "$tool_dur" LAT_ITERS "${BENCH_LAT_ITERS:-$lat_iters}" \
 	GEN "$gen" GEN_ARGS "${BENCH_GEN_ARGS:-}")
 t0=$(date +%s)
+# the production module (net/smc), not the rig's test build
+SMC_RIG_OURS=$top/net/smc \
 "$top/scripts/rig/rig.sh" run --cpus "$cpus" --mem "$mem" --timeout "$timeout" \
 	${BENCH_APPEND:+--append "$BENCH_APPEND"} \
 	--out "$res/rig" -- "${job}bash scripts/bench-guest.sh run"

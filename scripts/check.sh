@@ -84,6 +84,30 @@ fi
 [ $rc = 0 ] || grep -Ei -A3 'warning:|error:' "$logdir/build.log" | head -n 40 | indent
 result $rc "smc.ko and smc_diag.ko build with W=1 C=1 and no warnings" $(($(ms) - t))
 
+# the rig's test build (CONFIG_SMC_TEST_HOOKS) in out/$KVER/net/smc
+t=$(ms)
+make -s module-out >"$logdir/build-test.log" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -Eiq 'warning:|error:' "$logdir/build-test.log"; then
+	rc=1
+fi
+[ $rc = 0 ] || grep -Ei -A3 'warning:|error:' "$logdir/build-test.log" | head -n 40 | indent
+result $rc "the test build (CONFIG_SMC_TEST_HOOKS) builds with W=1 C=1 and no warnings" $(($(ms) - t))
+
+# what make install installs has no hook; the test build has them all,
+# so that the check can fail
+hooks_re='smc_test_hooks_init|smc_clc_inject_take|smc_inject_warn|smc_cdc_seqno_host_order|smc_ib_v1_on_rocev2'
+t=$(ms)
+rc=0
+prod=$(nm net/smc/smc.ko 2>&1 | grep -Ec "$hooks_re")
+hooked=$(nm "out/$KVER/net/smc/smc.ko" 2>&1 | grep -Eo "$hooks_re" | sort -u | wc -l)
+echo "# hook symbols: production smc.ko $prod, test build $hooked of 5"
+[ "$prod" = 0 ] && [ "$hooked" = 5 ] || rc=1
+for f in inject_clc inject_warn cdc_seqno_host_order v1_on_rocev2; do
+	grep -q "$f" net/smc/smc.ko && { echo "# production smc.ko names $f"; rc=1; }
+done
+result $rc "the production smc.ko carries no test hook, the test build all" $(($(ms) - t))
+
 t=$(ms)
 make -s -C scripts/rig >"$logdir/tools.log" 2>&1 &&
 	make -s -C tools/smc >>"$logdir/tools.log" 2>&1 &&
@@ -174,7 +198,7 @@ if [[ " $parts " == *" rig "* ]]; then
 	t=$(ms)
 	out=$("$top/scripts/rig/rig.sh" run --hosts 1 --timeout 300 \
 		--out "$logdir/rig-splat" -- \
-		'insmod net/smc/smc.ko && echo 1 >/sys/kernel/debug/smc/inject_warn' 2>&1)
+		"insmod \$SMC_LIB_OURS/smc.ko && echo 1 >/sys/kernel/debug/smc/inject_warn" 2>&1)
 	rc=$?
 	printf '%s\n' "$out" >"$logdir/rig-splat.log"
 	if [ $rc != 0 ] && printf '%s\n' "$out" | grep -q 'kernel splat in console-A.log' &&

@@ -319,12 +319,6 @@ void smc_netlink_exit(void);
 bool smc_ueid_match(const u8 *eid);
 unsigned int smc_ueid_get_all(u8 *eids, unsigned int max);
 
-/* smc_clc_inject.c */
-struct dentry;
-u8 *smc_clc_inject_take(size_t *len);
-void smc_clc_inject_init(struct dentry *root);
-void smc_clc_inject_exit(void);
-
 /* smc_debugfs.c */
 void smc_debugfs_init(void);
 void smc_debugfs_exit(void);

@@ -445,13 +445,10 @@ DEFINE_SHOW_ATTRIBUTE(smc_cdc_rx);
  *
  * cdc_rx: received CDC messages dropped, by reason, and accepted ones
  * whose sequence number jumped, since the module loaded.
- * cdc_seqno_host_order: the test-only byte-order switch of the codec.
  *
  * Context: module init.
  */
 void smc_cdc_debugfs_init(struct dentry *root)
 {
 	debugfs_create_file("cdc_rx", 0400, root, NULL, &smc_cdc_rx_fops);
-	debugfs_create_bool("cdc_seqno_host_order", 0600, root,
-			    &smc_cdc_seqno_host_order);
 }

@@ -14,16 +14,7 @@
 
 #include "smc_cdc_wire.h"
 #include "smc_compat.h"
-
-/*
- * Test-only switch (debugfs cdc_seqno_host_order): send and read the
- * sequence number in host byte order.  That is a deliberate endian bug,
- * symmetric like the real ones, so two hosts of one byte order still
- * agree and only a peer of the other order sees odd numbers: the
- * cross-endian selftests must notice it (smcr.sh).
- */
-bool smc_cdc_seqno_host_order;
-EXPORT_SYMBOL_IF_KUNIT(smc_cdc_seqno_host_order);
+#include "smc_test_hooks.h"
 
 static void smc_cdc_cursor_get(const struct smc_cdc_cursor *wire,
 			       union smc_cursor *c)
@@ -65,7 +56,7 @@ int smc_cdc_decode(const void *buf, size_t len, struct smc_cdc_msg_info *m)
 		return -ENOMSG;
 	if (cdc->len != SMC_CDC_LEN)
 		return -EPROTO;
-	if (unlikely(READ_ONCE(smc_cdc_seqno_host_order)))
+	if (smc_test_cdc_host_order())
 		m->seqno = (__force u16)cdc->seqno;
 	else
 		m->seqno = be16_to_cpu(cdc->seqno);
@@ -93,7 +84,7 @@ void smc_cdc_encode(void *buf, const struct smc_cdc_msg_info *m)
 	memset(cdc, 0, sizeof(*cdc));
 	cdc->type = SMC_CDC_TYPE;
 	cdc->len = SMC_CDC_LEN;
-	if (unlikely(READ_ONCE(smc_cdc_seqno_host_order)))
+	if (smc_test_cdc_host_order())
 		cdc->seqno = (__force __be16)m->seqno;
 	else
 		cdc->seqno = cpu_to_be16(m->seqno);

@@ -135,8 +135,6 @@ static inline bool smc_cdc_seq_old(u16 seq, u16 last)
 	return d >= 0x8000;
 }
 
-extern bool smc_cdc_seqno_host_order;
-
 int smc_cdc_decode(const void *buf, size_t len, struct smc_cdc_msg_info *m);
 void smc_cdc_encode(void *buf, const struct smc_cdc_msg_info *m);
 

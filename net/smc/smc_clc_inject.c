@@ -16,7 +16,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "smc.h"
+#include "smc_test_hooks.h"
 
 #define SMC_CLC_INJECT_MAX	1024
 

@@ -17,6 +17,7 @@
 #include <net/tcp.h>
 
 #include "smc.h"
+#include "smc_test_hooks.h"
 
 /* what a CLC wait ends on, besides the data it waits for */
 static bool smc_clc_wait_done(struct sock *clcsk, u32 bytes)

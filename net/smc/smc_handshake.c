@@ -30,6 +30,7 @@
 #include "smc.h"
 #include "smc_conn.h"
 #include "smc_ib.h"
+#include "smc_test_hooks.h"
 
 struct workqueue_struct *smc_hs_wq;
 
@@ -791,6 +792,7 @@ static int smc_hs_serv_smcr(struct smc_sock *smc, struct smc_conn_setup *cs,
 			rc = SMC_CLC_DECL_SYNCERR;
 		goto fail;
 	}
+	smc_test_hs_serv_delay();
 	rc = smc_hs_serv_check(cs, a);
 	if (!rc)
 		rc = smc_conn_peer_rmb(smc, a->rmb_vaddr, a->rmb_rkey,

@@ -32,6 +32,8 @@
 #include "smc.h"
 #include "smc_compat.h"
 #include "smc_ib.h"
+#include "smc_lgr.h"
+#include "smc_test_hooks.h"
 #include "../../drivers/s390/pci/smc_zpci_pnetid.h"
 
 static DEFINE_MUTEX(smc_ib_mutex);	/* guards changes of smc_ib_devices */
@@ -446,21 +448,12 @@ static bool smc_ib_gid_in_subnet(struct net_device *ndev,
 	return false;
 }
 
-/*
- * Test-only switch (debugfs v1_on_rocev2): SMC-Rv1 may take an IPv4-mapped
- * RoCEv2 GID as its RoCE v1 GID.  Soft-RoCE has RoCEv2 GIDs only, so this
- * is how the v1 protocol (CLC v1, LLC v1, the subnet rule) runs on the
- * rig between two of our modules; nothing on the wire depends on the GID
- * type.  Off by default: upstream offers v1 with RoCE v1 GIDs only.
- */
-bool smc_ib_v1_on_rocev2;
-
 /* a GID that can serve SMC-Rv1 */
 static bool smc_ib_gid_v1(const struct ib_gid_attr *attr)
 {
 	if (attr->gid_type == IB_GID_TYPE_ROCE)
 		return true;
-	return READ_ONCE(smc_ib_v1_on_rocev2) &&
+	return smc_test_v1_on_rocev2() &&
 	       attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
 	       smc_ib_gid_ipv4(&attr->gid);
 }

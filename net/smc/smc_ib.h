@@ -126,7 +126,6 @@ void smc_ib_port_info(struct smc_ib_device *dev, u8 port,
 		      struct smc_ib_port_info *info);
 int smc_ib_select_v2(struct net *net, struct net_device *egress,
 		     __be32 saddr, struct smc_ib_select *out);
-extern bool smc_ib_v1_on_rocev2;
 int smc_ib_select_v1(struct net *net, struct net_device *egress,
 		     struct smc_ib_select *out);
 int smc_ib_find_by_gid(const u8 *gid, struct smc_ib_select *out);
@@ -134,6 +133,7 @@ bool smc_ib_local_systemid(u8 *sysid);
 void smc_ib_pnet_changed(void);
 
 /* smc_ib_debugfs.c */
-void smc_ib_debugfs_init(void);
+struct dentry;
+void smc_ib_debugfs_init(struct dentry *root);
 
 #endif /* _NET_SMC_IB_H */

@@ -272,23 +272,18 @@ static const struct file_operations smc_pnet_dbg_fops = {
 };
 
 /**
- * smc_ib_debugfs_init() - create ib_select, pnetid and v1_on_rocev2
+ * smc_ib_debugfs_init() - create ib_select and pnetid
+ * @root: the module's debugfs directory
  *
  * The files go away with the directory in smc_debugfs_exit().
- * Failures are not fatal: debugfs is a test aid only.
+ * Failures are not fatal: debugfs is a diagnostic aid only.
  *
- * Context: module init, after smc_debugfs_init().
+ * Context: module init.
  */
-void smc_ib_debugfs_init(void)
+void smc_ib_debugfs_init(struct dentry *root)
 {
-	struct dentry *root = debugfs_lookup("smc", NULL);
-
-	if (IS_ERR_OR_NULL(root))
-		return;
 	debugfs_create_file("ib_select", 0600, root, &smc_ib_dbg,
 			    &smc_ib_dbg_fops);
 	debugfs_create_file("pnetid", 0600, root, &smc_pnet_dbg,
 			    &smc_pnet_dbg_fops);
-	debugfs_create_bool("v1_on_rocev2", 0600, root, &smc_ib_v1_on_rocev2);
-	dput(root);
 }

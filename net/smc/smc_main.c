@@ -91,7 +91,6 @@ static int __init smc_init(void)
 		goto out_netlink;
 
 	smc_debugfs_init();
-	smc_ib_debugfs_init();
 	return 0;
 
 out_netlink:

@@ -101,9 +101,9 @@ esac
 [ "$kernel" = debug ] && [ "$arch_A$arch_B" != amd64amd64 ] &&
 	{ echo "rig: the debug kernel is amd64 only" >&2; exit 2; }
 case "$kernel" in
-stock)	ours=$repo/net/smc
-	# another kernel line's build (make KVER=6.1 module-out)
-	[ "$KVER" = 6.12 ] || ours=$repo/out/$KVER/net/smc ;;
+stock)	# the test build with its hooks (make [KVER=6.1] module-out);
+	# SMC_RIG_OURS names another, e.g. net/smc, the production build
+	ours=${SMC_RIG_OURS:-$repo/out/$KVER/net/smc} ;;
 debug)	# shellcheck source=/dev/null
 	. "$("$repo/scripts/debug-kernel.sh")"
 	ours=$repo/out/debug/net/smc
@@ -202,10 +202,12 @@ base=$(pick_base)
 # QEMU option values contain commas by design
 # shellcheck disable=SC2054
 qemu_host() {	# qemu_host A|B  -> fills the array Q with QEMU's argv
-	local host=$1 h me peer l a bus cmd z
+	local host=$1 h me peer l a bus cmd z o=$ours
 	[ "$host" = A ] && h=1 || h=2
 	a=arch_$host
-	cmd="panic=-1 loglevel=6 rig.host=$host rig.nhosts=$nhosts rig.repo=$repo rig.out=$out rig.kmods=${H_MODDIR[$host]} rig.kernel=$kernel rig.ours=$ours"
+	# an s390x host's test build lies over net/smc (its overlay)
+	[ "${!a}" = amd64 ] || o=$repo/net/smc
+	cmd="panic=-1 loglevel=6 rig.host=$host rig.nhosts=$nhosts rig.repo=$repo rig.out=$out rig.kmods=${H_MODDIR[$host]} rig.kernel=$kernel rig.ours=$o"
 	[ "${!a}" = amd64 ] && [ -n "$rxe_ko" ] && cmd="$cmd rig.rxe=$rxe_ko"
 	if [ "${!a}" = amd64 ]; then
 		bus=pci

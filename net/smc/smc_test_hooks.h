@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
+ *
+ * Test hooks and fault switches (smc_test_hooks.c, smc_clc_inject.c).
+ * They exist only in a test build (CONFIG_SMC_TEST_HOOKS): the module a
+ * user installs has none, and there the switches read as constant off.
+ */
+#ifndef _NET_SMC_TEST_HOOKS_H
+#define _NET_SMC_TEST_HOOKS_H
+
+#include <linux/compiler.h>
+#include <linux/kconfig.h>
+#include <linux/types.h>
+
+struct dentry;
+
+/* switches, off unless a test turns them on through debugfs */
+extern bool smc_cdc_seqno_host_order;
+extern bool smc_ib_v1_on_rocev2;
+
+#if IS_ENABLED(CONFIG_SMC_TEST_HOOKS)
+void smc_test_hooks_init(struct dentry *root);
+void smc_test_hooks_exit(void);
+void smc_test_hs_serv_delay(void);
+u8 *smc_clc_inject_take(size_t *len);
+void smc_clc_inject_init(struct dentry *root);
+void smc_clc_inject_exit(void);
+#else
+static inline void smc_test_hooks_init(struct dentry *root)
+{
+}
+
+static inline void smc_test_hooks_exit(void)
+{
+}
+
+static inline void smc_test_hs_serv_delay(void)
+{
+}
+
+static inline u8 *smc_clc_inject_take(size_t *len)
+{
+	return NULL;
+}
+#endif
+
+/**
+ * smc_test_cdc_host_order() - send and read CDC sequence numbers in host
+ *	byte order (a deliberate endian bug for the cross-endian tests)?
+ *
+ * Context: any.
+ * Return: the switch; false in a production build.
+ */
+static inline bool smc_test_cdc_host_order(void)
+{
+	return IS_ENABLED(CONFIG_SMC_TEST_HOOKS) &&
+	       unlikely(READ_ONCE(smc_cdc_seqno_host_order));
+}
+
+/**
+ * smc_test_v1_on_rocev2() - may SMC-Rv1 take an IPv4-mapped RoCEv2 GID?
+ *
+ * Context: any.
+ * Return: the switch; false in a production build.
+ */
+static inline bool smc_test_v1_on_rocev2(void)
+{
+	return IS_ENABLED(CONFIG_SMC_TEST_HOOKS) &&
+	       READ_ONCE(smc_ib_v1_on_rocev2);
+}
+
+#endif /* _NET_SMC_TEST_HOOKS_H */
