@@ -206,8 +206,15 @@ static void smc_ib_port_query(struct smc_ib_device *dev, u32 port)
 	active = p->state == IB_PORT_ACTIVE && !READ_ONCE(dev->fatal);
 	spin_unlock_bh(&dev->lock);
 
-	if (active)
+	if (active) {
 		smc_ib_sysid_define(mac);
+		return;
+	}
+	/* a link on a port that is down (or a broken device) is lost */
+	if (atomic_read(&p->lnk_cnt) &&
+	    smc_lgr_terminate_dev(dev, port, SMC_LLC_DEL_LOST_PATH))
+		pr_warn_ratelimited("RDMA device %s port %u: down, its link groups end\n",
+				    dev_name(&dev->ibdev->dev), port);
 }
 
 static void smc_ib_port_work(struct work_struct *work)
@@ -295,9 +302,14 @@ static int smc_ib_add(struct ib_device *ibdev)
 	return 0;
 }
 
+/* how long removal waits for the device's users before it says so */
+#define SMC_IB_REMOVE_WARN	(10 * HZ)
+
 static void smc_ib_remove(struct ib_device *ibdev, void *client_data)
 {
 	struct smc_ib_device *dev = client_data;
+	unsigned long start = jiffies;
+	int n;
 
 	mutex_lock(&smc_ib_mutex);
 	list_del_rcu(&dev->list);
@@ -306,11 +318,22 @@ static void smc_ib_remove(struct ib_device *ibdev, void *client_data)
 	/* nothing re-queues the work: no events, no list walkers */
 	ib_unregister_event_handler(&dev->event_handler);
 	cancel_work_sync(&dev->port_work);
+	/* no new link takes the device (smc_lgr_link_init() checks) */
+	WRITE_ONCE(dev->gone, true);
 	/* lookups that found the device have their reference by now */
 	synchronize_rcu();
 
+	/* the groups' teardown drops their links' references */
+	n = smc_lgr_terminate_dev(dev, 0, SMC_LLC_DEL_OP_INIT_TERM);
 	smc_ib_put(dev);
-	wait_for_completion(&dev->released);
+	while (!wait_for_completion_timeout(&dev->released, SMC_IB_REMOVE_WARN))
+		pr_warn("RDMA device %s: still in use %u s after removal began\n",
+			dev_name(&ibdev->dev),
+			jiffies_to_msecs(jiffies - start) / 1000);
+	if (n)
+		pr_info("RDMA device %s removed: %d link groups ended in %u ms\n",
+			dev_name(&ibdev->dev), n,
+			jiffies_to_msecs(jiffies - start));
 	kfree(dev);
 }
 

@@ -61,6 +61,7 @@ struct smc_ib_port {
  * @ports: state of ports 1 and 2
  * @fatal: a fatal device event was seen, no port is usable any more;
  *	set once from the event handler, read locklessly
+ * @gone: the device is being removed; set once, read locklessly
  * @crit_cnt: link groups that would lose their last link with this
  *	device (SINGLE or ASYMMETRIC_LOCAL); maintained by the link layer
  */
@@ -75,8 +76,21 @@ struct smc_ib_device {
 	spinlock_t		lock;	/* guards ports[] */
 	struct smc_ib_port	ports[SMC_IB_MAX_PORTS];
 	bool			fatal;
+	bool			gone;
 	atomic_t		crit_cnt;
 };
+
+/**
+ * smc_ib_usable() - may a new link use the device?
+ * @dev: the device
+ *
+ * Context: any.
+ * Return: false once it is being removed or had a fatal error.
+ */
+static inline bool smc_ib_usable(const struct smc_ib_device *dev)
+{
+	return !READ_ONCE(dev->fatal) && !READ_ONCE(dev->gone);
+}
 
 /**
  * struct smc_ib_select - the device, port and GID chosen for a connection

@@ -523,6 +523,18 @@ int smc_lgr_link_init(struct smc_link_group *lgr, u8 idx,
 	lnk->llc_want = 0;
 	lnk->llc_resp_type = 0;
 	spin_lock_bh(&lgr->lock);
+	/*
+	 * Checked under the lock the device sweep takes for this group:
+	 * either the sweep finds this link, or the link sees the mark.
+	 */
+	if (!smc_ib_usable(sel->dev)) {
+		spin_unlock_bh(&lgr->lock);
+		atomic_dec(&sel->dev->ports[sel->port - 1].lnk_cnt);
+		lnk->smcibdev = NULL;
+		smc_ib_put(sel->dev);
+		smc_wr_link_destroy(&lnk->wr);
+		return -ENODEV;
+	}
 	lnk->link_id = lgr->role == SMC_SERV ? smc_lgr_next_link_id(lgr) : 0;
 	lnk->link_uid = lgr->id | lnk->link_id;
 	lnk->state = SMC_LNK_ACTIVATING;
@@ -599,6 +611,59 @@ void smc_lgr_link_down(struct smc_lgr_link *lnk)
 {
 	wake_up_all(&lnk->llc_wait);
 	smc_lgr_terminate_async(lnk->lgr, SMC_LLC_DEL_LOST_PATH);
+}
+
+/**
+ * smc_lgr_terminate_dev() - end the link groups that use a device or port
+ * @dev: the RDMA device, marked unusable by the caller already
+ *	(smc_ib_usable() is false), so that no new link takes it
+ * @port: its port 1 or 2, or 0 for every port
+ * @reason: DELETE_LINK reason for the peer
+ *
+ * For device removal, a fatal device error and a port that went down.
+ * Each group with a link on @dev (@port) is terminated asynchronously;
+ * the teardown drops the link's device reference.  Groups of every
+ * namespace are swept.
+ *
+ * Context: process context or softirq; no link-group lock held.
+ * Return: the number of groups told to terminate.
+ */
+int smc_lgr_terminate_dev(struct smc_ib_device *dev, u8 port, u32 reason)
+{
+	struct smc_link_group *lgr;
+	struct smc_lgr_net *ln;
+	struct net *net;
+	int i, n = 0;
+
+	rcu_read_lock();
+	/* a namespace on this list has not run its exit methods yet */
+	for_each_net_rcu(net) {
+		ln = smc_lgr_net(net);
+		spin_lock_bh(&ln->lock);
+		list_for_each_entry(lgr, &ln->list, list) {
+			bool hit = false;
+
+			spin_lock(&lgr->lock);
+			for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
+				struct smc_lgr_link *lnk = &lgr->lnk[i];
+
+				if (lnk->state != SMC_LNK_UNUSED &&
+				    lnk->smcibdev == dev &&
+				    (!port || lnk->ibport == port))
+					hit = true;
+			}
+			spin_unlock(&lgr->lock);
+			if (!hit)
+				continue;
+			for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
+				wake_up_all(&lgr->lnk[i].llc_wait);
+			smc_lgr_terminate_async(lgr, reason);
+			n++;
+		}
+		spin_unlock_bh(&ln->lock);
+	}
+	rcu_read_unlock();
+	return n;
 }
 
 /* --- connections ----------------------------------------------------------- */
