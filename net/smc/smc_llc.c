@@ -97,14 +97,14 @@ static int smc_llc_send_msg(struct smc_lgr_link *lnk,
 
 	rc = smc_wr_send_slot_get(&lnk->wr, &slot, SMC_WR_SEND_WAIT);
 	if (rc)
-		return rc;
+		goto no_slot;
 	len = smc_llc_encode(smc_wr_slot_buf(slot), SMC_WR_TX_SIZE, m, order);
 	if (len == -EMSGSIZE && m->version == SMC_LLC_V2) {
 		smc_wr_send_slot_put(&lnk->wr, slot);
 		rc = smc_wr_send_v2_get(&lnk->wr, &slot, &buf,
 					SMC_WR_SEND_WAIT);
 		if (rc)
-			return rc;
+			goto no_slot;
 		len = smc_llc_encode(buf, SMC_WR_BUF_V2_SIZE, m, order);
 		if (len < 0) {
 			smc_wr_send_slot_put(&lnk->wr, slot);
@@ -125,6 +125,9 @@ static int smc_llc_send_msg(struct smc_lgr_link *lnk,
 out:
 	if (rc && sent)
 		kref_put(&sent->ref, smc_llc_sent_release);
+	return rc;
+no_slot:
+	smc_wr_stalled(&lnk->wr, rc);
 	return rc;
 }
 
@@ -782,10 +785,13 @@ const struct smc_wr_ops smc_llc_wr_ops = {
  */
 void smc_llc_testlink_start(struct smc_lgr_link *lnk)
 {
+	long interval = smc_sysctl_testlink_time(lnk->lgr->net);
+
 	WRITE_ONCE(lnk->last_rx, jiffies);
 	lnk->testlink_pending = false;
+	/* the first check at the namespace's interval, as every later one */
 	queue_delayed_work(smc_lgr_wq, &lnk->testlink_work,
-			   SMC_LLC_TESTLINK_TIME);
+			   interval > 0 ? interval : SMC_LLC_TESTLINK_TIME);
 }
 
 /**
@@ -836,8 +842,11 @@ void smc_llc_testlink_work(struct work_struct *work)
 	smc_llc_init_msg(lnk, &m, SMC_LLC_TEST_LINK, 0);
 	lnk->testlink_sent = now;
 	lnk->testlink_pending = true;
-	if (smc_llc_send_msg(lnk, &m, NULL))
-		return;		/* the link is going down anyway */
+	if (smc_llc_send_msg(lnk, &m, NULL)) {
+		/* a keepalive that cannot go out must not stop for good */
+		smc_wr_link_down(&lnk->wr, IB_WC_GENERAL_ERR);
+		return;
+	}
 	next = SMC_LLC_TESTLINK_WAIT;
 requeue:
 	queue_delayed_work(smc_lgr_wq, &lnk->testlink_work, next);

@@ -241,6 +241,7 @@ void smc_tx_work(struct work_struct *work)
 
 	rc = smc_wr_send_slot_get(&conn->lnk->wr, &slot, SMC_WR_SEND_WAIT);
 	if (rc) {
+		smc_wr_stalled(&conn->lnk->wr, rc);
 		/* the link is down or stuck: nothing will ever go out */
 		spin_lock_bh(&conn->send_lock);
 		if (!conn->tx_err)

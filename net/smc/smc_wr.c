@@ -152,6 +152,25 @@ int smc_wr_send_slot_get(struct smc_link *lnk, struct smc_wr_tx_slot **slot,
 EXPORT_SYMBOL_IF_KUNIT(smc_wr_send_slot_get);
 
 /**
+ * smc_wr_stalled() - act on a failed wait for a send slot
+ * @lnk: the link
+ * @rc: what smc_wr_send_slot_get() or smc_wr_send_v2_get() returned
+ *
+ * No slot freed up in SMC_WR_SEND_WAIT: the peer's adapter answers but
+ * takes nothing in (RNR retries are endless, %SMC_WR_QP_RNR_RETRY), so
+ * the link is taken down; a keepalive could not get through either.
+ * Other errors need nothing.
+ *
+ * Context: any, including softirq.
+ */
+void smc_wr_stalled(struct smc_link *lnk, int rc)
+{
+	if (rc == -ETIMEDOUT)
+		smc_wr_link_down(lnk, IB_WC_RNR_RETRY_EXC_ERR);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_wr_stalled);
+
+/**
  * smc_wr_send_slot_get_nowait() - reserve a send slot without waiting
  * @lnk: the link
  * @slot: returns the slot

@@ -315,6 +315,7 @@ int smc_wr_qp_to_rts(struct smc_link *lnk);
 
 int smc_wr_send_slot_get(struct smc_link *lnk, struct smc_wr_tx_slot **slot,
 			 long timeout);
+void smc_wr_stalled(struct smc_link *lnk, int rc);
 int smc_wr_send_slot_get_nowait(struct smc_link *lnk,
 				struct smc_wr_tx_slot **slot);
 void smc_wr_send_slot_put(struct smc_link *lnk, struct smc_wr_tx_slot *slot);
