@@ -762,6 +762,12 @@ static void smc_data_stop_sends_last_flags(struct kunit *test)
 	dt_no_drops(test, b);
 }
 
+/* @s has no CDC in flight and its whole send ring back */
+static bool dt_tx_idle(struct dt_side *s)
+{
+	return !atomic_read(&s->conn.cdc_pend) && !smc_tx_outq(&s->conn);
+}
+
 /* feed @s the CDC @m as if it had arrived on its link */
 static void dt_inject_msg(struct dt_side *s, const struct smc_cdc_msg_info *m,
 			  unsigned int len)
@@ -906,6 +912,52 @@ static void smc_data_before_confirm(struct kunit *test)
 	dt_no_drops(test, a);
 }
 
+/*
+ * B aborts while A's data waits for room in B's RMB, and the ABORT
+ * frees room (B read before it aborted): A must write nothing more into
+ * the RMB, which B may hand to another connection at once, neither from
+ * the CDC's handler nor from a later push.
+ */
+static void smc_data_abort_stops_writes(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+	struct smc_cdc_msg_info m = {
+		.token = 0x1111,
+		.conn_flags = SMC_CDC_CONN_ABORT,
+	};
+	union smc_cursor sent, cur;
+
+	dt_pair_up(test);
+	dt_payload(test, a, DT_BUF + DT_BUF / 2, 0x33);
+	/* B's RMB full, and A's send ring has all its room back */
+	KUNIT_ASSERT_EQ(test, dt_send(a, a->tx, DT_BUF, 0), DT_BUF);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == DT_BUF &&
+				      dt_tx_idle(a)), 0);
+	/* half a ring more waits for room */
+	KUNIT_ASSERT_EQ(test, dt_send(a, a->tx + DT_BUF, DT_BUF / 2, 0),
+			DT_BUF / 2);
+	KUNIT_ASSERT_EQ(test, smc_tx_outq(&a->conn), DT_BUF / 2);
+	sent = smc_cursor_read(&a->conn.tx_curs_sent);
+
+	/* B's ABORT, its consumer cursor 4 KiB on */
+	m.seqno = a->conn.local_rx_ctrl.seqno + 1;
+	m.prod = a->conn.local_rx_ctrl.prod;
+	m.cons = a->conn.local_rx_ctrl.cons;
+	m.cons.count += 4096;
+	dt_inject_msg(a, &m, SMC_CDC_LEN);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(a->conn.peer_conn_flags),
+			SMC_CDC_CONN_ABORT);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->conn.peer_rmbe_space), 4096);
+	smc_tx_push(&a->conn);
+	flush_delayed_work(&a->conn.tx_work);
+	cur = smc_cursor_read(&a->conn.tx_curs_sent);
+	KUNIT_EXPECT_EQ(test, cur.wrap, sent.wrap);
+	KUNIT_EXPECT_EQ(test, cur.count, sent.count);
+	KUNIT_EXPECT_EQ(test, smc_tx_outq(&a->conn), DT_BUF / 2);
+	KUNIT_EXPECT_EQ(test, smc_rx_inq(&b->conn), DT_BUF);
+}
+
 /* tear both sides down while data and CDCs are in flight both ways */
 static void smc_data_teardown_inflight(struct kunit *test)
 {
@@ -942,6 +994,7 @@ static struct kunit_case smc_data_cases[] = {
 	KUNIT_CASE(smc_data_bad_cdc),
 	KUNIT_CASE(smc_data_seq_jump),
 	KUNIT_CASE(smc_data_before_confirm),
+	KUNIT_CASE(smc_data_abort_stops_writes),
 	KUNIT_CASE(smc_data_teardown_inflight),
 	{}
 };

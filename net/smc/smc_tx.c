@@ -123,6 +123,13 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 	pending = smc_cursor_diff(sndlen, &sent, &prep);
 	space = atomic_read(&conn->peer_rmbe_space);
 	len = min(pending, space);
+	/*
+	 * Once either side aborted, the peer's RMB may already serve
+	 * another connection: no more data into it, only flags.
+	 */
+	if ((READ_ONCE(conn->peer_conn_flags) |
+	     conn->local_tx_ctrl.conn_flags) & SMC_CDC_CONN_ABORT)
+		len = 0;
 	want_cdc = test_bit(SMC_TX_CDC_WANTED, &conn->tx_flags);
 	/* after urgent data, nothing until the peer consumed all (6.4) */
 	if (test_bit(SMC_TX_URG_WAIT, &conn->tx_flags)) {
