@@ -110,6 +110,14 @@ static int smc_stream_tx_error(struct smc_sock *smc)
 	struct smc_connection *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
 
+	/*
+	 * A connection that broke says why first, once, as TCP reports a
+	 * reset; close_work may not have run yet.
+	 */
+	if (!READ_ONCE(sk->sk_err) &&
+	    (READ_ONCE(conn->killed) || READ_ONCE(conn->tx_err) ||
+	     (READ_ONCE(conn->peer_conn_flags) & SMC_CDC_CONN_ABORT)))
+		smc_close_sync(smc);
 	if (READ_ONCE(sk->sk_err))
 		return sock_error(sk);
 	if (READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN)
