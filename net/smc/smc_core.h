@@ -262,6 +262,8 @@ struct smc_rtoken {
  * @llc_rx_cnt: LLC messages waiting in @llc_rx_list
  * @llc_unknown: LLC messages of unknown type, dropped
  * @llc_dropped: LLC messages dropped for lack of memory or queue space
+ * @llc_late: LLC responses dropped because no flow waited for them
+ *	(any more: the flow timed out)
  * @alloc_sndbufs: bytes of send buffers allocated (under @bufs_lock)
  * @alloc_rmbs: bytes of RMBs allocated (under @bufs_lock)
  * @rmbs_num: RMBs allocated, each one an rtoken at the peer (under
@@ -311,6 +313,7 @@ struct smc_link_group {
 	unsigned int		llc_rx_cnt;
 	atomic_t		llc_unknown;
 	atomic_t		llc_dropped;
+	atomic_t		llc_late;
 	unsigned long		alloc_sndbufs;
 	unsigned long		alloc_rmbs;
 	unsigned int		rmbs_num;

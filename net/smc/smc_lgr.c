@@ -152,6 +152,7 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net,
 	lgr->llc_order = SMC_LLC_ORDER_DEFAULT;
 	atomic_set(&lgr->llc_unknown, 0);
 	atomic_set(&lgr->llc_dropped, 0);
+	atomic_set(&lgr->llc_late, 0);
 	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
 		lgr->lnk[i].lgr = lgr;
 		lgr->lnk[i].idx = i;

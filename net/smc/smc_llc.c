@@ -658,9 +658,12 @@ static void smc_llc_rx_one(struct smc_lgr_link *lnk, const u8 *buf,
 	/* keepalive answers need no waiter */
 	if (m.type == SMC_LLC_TEST_LINK)
 		return;
-	/* a response outside any flow: the peer broke the protocol */
-	atomic_inc(&lgr->llc_unknown);
-	smc_lgr_terminate_async(lgr, SMC_LLC_DEL_PROT_VIOL);
+	/*
+	 * A response no flow waits for: most likely one that came after
+	 * its flow gave up, which a busy peer may well send.  Ending the
+	 * group for it would end every connection between the hosts.
+	 */
+	atomic_inc(&lgr->llc_late);
 }
 
 /**
