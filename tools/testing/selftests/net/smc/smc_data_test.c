@@ -5,7 +5,7 @@
  *
  *   smc_data_test server [--port P] [--host BINDADDR] [--family smc|inet|tcp]
  *		[--ipv6] [--daemon --result FILE] [--hook CMD]
- *		--size N --dir c2s|s2c|both [--seed S]
+ *		--size N --dir c2s|s2c|both [--seed S] [--expect-error]
  *   smc_data_test client --host ADDR --port P [--family smc|inet|tcp] [--ipv6]
  *		[--hook CMD] --size N --dir c2s|s2c|both [--seed S]
  *   smc_data_test wait --result FILE [--kill]
@@ -13,7 +13,10 @@
  * Both sides must be given the same --size, --dir and --seed.  Each
  * direction is its own stream generated from the seed; read and write
  * sizes are random.  A sender shuts down its direction when done, so
- * the receiver also checks that exactly --size bytes arrived.
+ * the receiver also checks that exactly --size bytes arrived.  With
+ * --expect-error (fault tests) the connection must instead end in
+ * ECONNABORTED, ECONNRESET or ETIMEDOUT, never in end of stream, and
+ * every byte that arrived before must be right.
  */
 #define _GNU_SOURCE
 #include "smc_test_common.h"
@@ -50,6 +53,23 @@ static int so_error(int fd)
 
 static unsigned char txbuf[MAX_CHUNK], rxbuf[MAX_CHUNK], expbuf[MAX_CHUNK];
 
+/*
+ * The connection failed with @err.  With --expect-error that is the
+ * outcome wanted when it is an error TCP gives for a broken connection;
+ * every byte that did arrive was checked already.
+ */
+static bool ended_by(int err, const char *how, const struct dir *tx,
+		     const struct dir *rx)
+{
+	if (!opt.expect_err || (err != ECONNABORTED && err != ECONNRESET &&
+				err != ETIMEDOUT))
+		return false;
+	printf("ok %s dir %s: ended by %s (%s) after sending %llu, receiving %llu\n",
+	       opt.role == ROLE_SERVER ? "server" : "client", opt.dir,
+	       strerrorname_np(err), how, tx->done, rx->done);
+	return true;
+}
+
 static void transfer(int fd, bool server)
 {
 	bool c2s = strcmp(opt.dir, "s2c"), s2c = strcmp(opt.dir, "c2s");
@@ -71,6 +91,11 @@ static void transfer(int fd, bool server)
 	rx.sum = tx.sum;
 
 	OK(fcntl(fd, F_SETFL, OK(fcntl(fd, F_GETFL)) | O_NONBLOCK));
+	if (opt.expect_err) {
+		/* a fault test breaks things once this is out */
+		printf("transfer\n");
+		fflush(stdout);
+	}
 	t0 = now_ms();
 	if (!tx.total) {
 		OK(shutdown(fd, SHUT_WR));
@@ -91,10 +116,14 @@ static void transfer(int fd, bool server)
 		if (!n)
 			FAIL("stalled: sent %llu/%llu received %llu/%llu",
 			     tx.done, tx.total, rx.done, rx.total);
-		if (p.revents & POLLERR)
+		if (p.revents & POLLERR) {
+			int err = so_error(fd);
+
+			if (ended_by(err, "POLLERR", &tx, &rx))
+				return;
 			FAIL("POLLERR (%s) after sending %llu, receiving %llu",
-			     strerrorname_np(so_error(fd)) ?: "0", tx.done,
-			     rx.done);
+			     strerrorname_np(err) ?: "0", tx.done, rx.done);
+		}
 		if (!tx.finished && (p.revents & POLLOUT)) {
 			if (txpos == txlen) {
 				size_t len = chunk_len(&tx.sizes);
@@ -107,9 +136,12 @@ static void transfer(int fd, bool server)
 				txlen = len;
 			}
 			n = send(fd, txbuf + txpos, txlen - txpos, MSG_NOSIGNAL);
-			if (n < 0 && errno != EAGAIN && errno != EINTR)
+			if (n < 0 && errno != EAGAIN && errno != EINTR) {
+				if (ended_by(errno, "send", &tx, &rx))
+					return;
 				FAIL("send after %llu bytes: %s", tx.done,
 				     strerrorname_np(errno) ?: "?");
+			}
 			if (n > 0) {
 				txpos += n;
 				tx.done += n;
@@ -123,9 +155,12 @@ static void transfer(int fd, bool server)
 			size_t len = chunk_len(&rx.sizes);
 
 			n = recv(fd, rxbuf, len, 0);
-			if (n < 0 && errno != EAGAIN && errno != EINTR)
+			if (n < 0 && errno != EAGAIN && errno != EINTR) {
+				if (ended_by(errno, "recv", &tx, &rx))
+					return;
 				FAIL("recv after %llu bytes: %s", rx.done,
 				     strerrorname_np(errno) ?: "?");
+			}
 			if (n == 0) {
 				if (rx.done != rx.total)
 					FAIL("EOF after %llu of %llu bytes",
@@ -150,6 +185,8 @@ static void transfer(int fd, bool server)
 			}
 		}
 	}
+	if (opt.expect_err)
+		FAIL("the transfer completed, an error was expected");
 	secs = (now_ms() - t0) / 1000.0;
 	printf("ok %s dir %s: sent %llu (fnv 0x%016llx) received %llu (fnv 0x%016llx) in %.2f s",
 	       server ? "server" : "client", opt.dir, tx.done,
@@ -176,6 +213,7 @@ static void usage(void)
 		"usage: smc_data_test server [--port P] [--host BINDADDR] [--family smc|inet|tcp]\n"
 		"               [--ipv6] [--daemon --result FILE] [--hook CMD]\n"
 		"               --size N --dir c2s|s2c|both [--seed S] [--timeout S]\n"
+		"               [--expect-error]\n"
 		"       smc_data_test client --host ADDR --port P [options as server]\n"
 		"       smc_data_test wait --result FILE [--kill]\n");
 	exit(2);

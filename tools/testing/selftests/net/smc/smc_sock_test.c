@@ -1137,6 +1137,117 @@ static void linger_client(void)
 	CHECK(t < 19000, "close with linger took %llu ms", t);
 }
 
+/*
+ * Clients that connect and at once close (a health check) or abort, all
+ * at the same time: the server learns each end from epoll within
+ * BURST_MS of accept(), as over TCP, even when the client's close
+ * overtook the end of the server's handshake, which the burst makes
+ * likely.  The main connection, whose mode the hook checks, stays up
+ * meanwhile, so that the burst reuses its link group.
+ */
+#define BURST_CONNS	100
+#define BURST_MS	1000
+
+static void burst_server(int lfd, bool aborted)
+{
+	int fd = server_accept(lfd), ep = OK(epoll_create1(EPOLL_CLOEXEC));
+	struct epoll_event ev;
+	unsigned int i;
+	char c;
+
+	for (i = 0; i < BURST_CONNS; i++) {
+		int nfd = xaccept(lfd);
+		int n;
+
+		ev.events = EPOLLIN | EPOLLRDHUP;
+		ev.data.fd = nfd;
+		OK(epoll_ctl(ep, EPOLL_CTL_ADD, nfd, &ev));
+		do {
+			n = epoll_wait(ep, &ev, 1, BURST_MS);
+		} while (n < 0 && errno == EINTR);
+		OK(n);
+		CHECK(n == 1, "connection %u of %u: no event within %d ms of accept",
+		      i + 1, BURST_CONNS, BURST_MS);
+		if (aborted) {
+			CHECK(ev.events & EPOLLERR,
+			      "connection %u: epoll events 0x%x, no EPOLLERR",
+			      i + 1, ev.events);
+			ERR(recv(nfd, &c, 1, MSG_DONTWAIT), ECONNRESET);
+		} else {
+			CHECK(ev.events & EPOLLRDHUP,
+			      "connection %u: epoll events 0x%x, no EPOLLRDHUP",
+			      i + 1, ev.events);
+			EQ(recv(nfd, &c, 1, MSG_DONTWAIT), 0);
+		}
+		OK(epoll_ctl(ep, EPOLL_CTL_DEL, nfd, NULL));
+		close(nfd);
+	}
+	close(ep);
+	send_byte(fd, 'd');
+	server_finish(fd);
+}
+
+static void burst_client(bool aborted)
+{
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+	struct pollfd pfd[BURST_CONNS];
+	struct sockaddr_storage ss;
+	int fd = client_connect();
+	unsigned int i, left;
+	socklen_t alen;
+
+	alen = make_addr(&ss, opt.host, opt.port);
+	for (i = 0; i < BURST_CONNS; i++) {
+		pfd[i].fd = xsocket();
+		pfd[i].events = POLLOUT;
+		set_nonblock(pfd[i].fd, true);
+		if (connect(pfd[i].fd, (struct sockaddr *)&ss, alen))
+			CHECK(errno == EINPROGRESS, "connect %u: %s", i + 1,
+			      strerrorname_np(errno) ?: "?");
+	}
+	/* each one closes the moment it is connected */
+	for (left = BURST_CONNS; left; ) {
+		int n = poll(pfd, BURST_CONNS, WAIT_MS);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		CHECK(OK(n) > 0, "%u connects still in progress", left);
+		for (i = 0; i < BURST_CONNS; i++) {
+			if (pfd[i].fd < 0 || !pfd[i].revents)
+				continue;
+			EQ(sock_error(pfd[i].fd), 0);
+			if (aborted)
+				OK(setsockopt(pfd[i].fd, SOL_SOCKET, SO_LINGER,
+					      &lg, sizeof(lg)));
+			OK(close(pfd[i].fd));
+			pfd[i].fd = -1;
+			left--;
+		}
+	}
+	expect_byte(fd, 'd');
+	close(fd);
+}
+
+static void connect_close_server(int lfd)
+{
+	burst_server(lfd, false);
+}
+
+static void connect_close_client(void)
+{
+	burst_client(false);
+}
+
+static void connect_abort_server(int lfd)
+{
+	burst_server(lfd, true);
+}
+
+static void connect_abort_client(void)
+{
+	burst_client(true);
+}
+
 /* ---- ioctl ------------------------------------------------------------------- */
 
 static int ioc(int fd, unsigned long req)
@@ -1703,6 +1814,10 @@ static const struct tcase cases[] = {
 				plain_client },
 	{ "bind",		NULL, bind_server, bind_client },
 	{ "connect",		NULL, plain_server, connect_client },
+	{ "connect_abort",	NULL, connect_abort_server,
+				connect_abort_client },
+	{ "connect_close",	NULL, connect_close_server,
+				connect_close_client },
 	{ "connect_nonblock",	NULL, plain_server,
 				connect_nonblock_client },
 	{ "connect_refused",	connect_refused_pre, connect_refused_server,
@@ -1733,6 +1848,18 @@ static const struct tcase cases[] = {
 };
 
 static const struct tcase *cur;
+
+/*
+ * A burst must fit the listen backlog, or TCP itself loses connections
+ * (an ACK dropped for a full queue, then the client's reset).
+ */
+static int case_backlog(const struct tcase *t)
+{
+	if (t->server == connect_close_server ||
+	    t->server == connect_abort_server)
+		return 2 * BURST_CONNS;
+	return 16;
+}
 
 static void usage(void)
 {
@@ -1786,7 +1913,7 @@ int main(int argc, char **argv)
 	if (!cur)
 		FAIL("unknown case '%s' (see 'list')", opt.tcase);
 	if (opt.role == ROLE_SERVER) {
-		fd = xlisten_socket(opt.host, opt.port, 16);
+		fd = xlisten_socket(opt.host, opt.port, case_backlog(cur));
 		if (cur->pre)
 			cur->pre(fd);
 		return serve(fd, run_server_case);

@@ -72,6 +72,7 @@ struct opts {
 	unsigned long long seed;
 	unsigned int conns;	/* connections at once (smc_conns_test) */
 	int rcvbuf, sndbuf;	/* SO_RCVBUF/SO_SNDBUF if non-zero */
+	bool expect_err;	/* smc_data_test: must end in a reset/abort */
 	bool verbose;
 };
 
@@ -641,6 +642,7 @@ static void parse_opts(int argc, char **argv)
 		{ "conns",	required_argument, NULL, 'n' },
 		{ "rcvbuf",	required_argument, NULL, 'R' },
 		{ "sndbuf",	required_argument, NULL, 'W' },
+		{ "expect-error", no_argument,	   NULL, 'E' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ }
@@ -665,7 +667,7 @@ static void parse_opts(int argc, char **argv)
 	else
 		usage();
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "c:H:p:f:6dkr:x:t:s:D:S:n:R:W:vh", lo,
+	while ((c = getopt_long(argc, argv, "c:H:p:f:6dkr:x:t:s:D:S:n:R:W:Evh", lo,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -716,6 +718,9 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'R':
 			opt.rcvbuf = strtol(optarg, NULL, 0);
+			break;
+		case 'E':
+			opt.expect_err = true;
 			break;
 		case 'W':
 			opt.sndbuf = strtol(optarg, NULL, 0);

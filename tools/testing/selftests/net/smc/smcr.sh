@@ -128,6 +128,39 @@ run_case()
 	smc_lib_pair "$SMC_LIB_SOCK_TEST" "$1" args args
 }
 
+# run_burst <server host> <case>: a burst case of smc_sock_test (the
+# main connection and 100 that connect and close or abort at once);
+# each of its 101 connections must count as SMC-R on both hosts.  A
+# server running our module holds each handshake 20 ms after the
+# Confirm (test switch hs_serv_delay_ms), so that the clients' closes
+# and aborts reach it before its handshakes end.
+# shellcheck disable=SC2317 # called through smc_lib_run
+run_burst()
+{
+	local l0 p0 l1 p1 rc delay=/sys/kernel/debug/smc/hs_serv_delay_ms
+
+	l0=$(smcr_successes local) && p0=$(smcr_successes peer) || return 1
+	smc_lib_on "$1" "[ ! -e $delay ] || echo 20 >$delay"
+	run_case "$@"
+	rc=$?
+	smc_lib_on "$1" "[ ! -e $delay ] || echo 0 >$delay"
+	[ "$rc" = 0 ] || return 1
+	l1=$(smcr_successes local) && p1=$(smcr_successes peer) || return 1
+	echo "SMC-R successes here: $l0 -> $l1, on the peer: $p0 -> $p1"
+	[ "$l1" -eq $((l0 + 101)) ] && [ "$p1" -eq $((p0 + 101)) ] && return 0
+	echo "FAIL not all 101 connections counted as SMC-R on both hosts"
+	return 1
+}
+
+# the case runner for smc_sock_test case <name>
+case_fn()
+{
+	case $1 in
+	connect_close|connect_abort) echo run_burst ;;
+	*) echo run_case ;;
+	esac
+}
+
 # the SMC-R successes smcr stats counts on <local|peer>, client + server
 # shellcheck disable=SC2317 # called from check_reuse
 smcr_successes()
@@ -257,8 +290,9 @@ reverse=(linger0 oob poll rw shutdown_wr splice)
 # linger0 checks ECONNRESET on the server when the client closes with
 # SO_LINGER 0: the distro module closes in order there, and as server
 # it reports the abort ours sends as an orderly end (recv() 0), so
-# linger0 runs between our modules only.
-distro_cases=(rw shutdown_wr poll oob_inline)
+# linger0 runs between our modules only, and so does connect_abort,
+# 100 clients that close with SO_LINGER 0.
+distro_cases=(rw shutdown_wr poll oob_inline connect_close)
 distro_ours_client=(oob)
 have_distro=0 distro_skip=
 case $(smc_lib_distro_state) in
@@ -308,10 +342,10 @@ for z in "${sizes[@]}"; do
 	smc_lib_run "data $z bytes both A-client B-server" run_data peer "$z" both
 done
 for c in "${cases[@]}"; do
-	smc_lib_run "$c A-client B-server" run_case peer "$c"
+	smc_lib_run "$c A-client B-server" "$(case_fn "$c")" peer "$c"
 done
 for c in "${reverse[@]}"; do
-	smc_lib_run "$c B-client A-server" run_case local "$c"
+	smc_lib_run "$c B-client A-server" "$(case_fn "$c")" local "$c"
 done
 smc_lib_run "CDC seqno in host order: caught exactly across byte orders" \
 	check_seqno_switch
@@ -339,8 +373,10 @@ if [ "$have_distro" = 1 ]; then
 	smc_lib_run "data 1 MiB s2c distro-client-B ours-server-A" \
 		run_data local 1048576 s2c
 	for c in "${distro_cases[@]}"; do
-		smc_lib_run "$c ours-client-A distro-server-B" run_case peer "$c"
-		smc_lib_run "$c distro-client-B ours-server-A" run_case local "$c"
+		smc_lib_run "$c ours-client-A distro-server-B" \
+			"$(case_fn "$c")" peer "$c"
+		smc_lib_run "$c distro-client-B ours-server-A" \
+			"$(case_fn "$c")" local "$c"
 	done
 	for c in "${distro_ours_client[@]}"; do
 		smc_lib_run "$c ours-client-A distro-server-B" run_case peer "$c"

@@ -1,0 +1,335 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Faults under SMC-R, broken for real on the rig: the RDMA device of a
+# link is deleted (rdma link delete, which unregisters it as a driver
+# unbind does) or its port goes down (the netdev set down, IB_EVENT_PORT_ERR),
+# while a verified transfer runs over it or while its link group is
+# idle.  Each time the deletion must return within DEL_MAX_S with no
+# task left in D state, the applications on both hosts must get an
+# error (ECONNABORTED, ECONNRESET or ETIMEDOUT, never end of stream) within
+# ERR_MAX_S with every byte that did arrive correct, the link groups
+# must be gone on both hosts, and after the device or port is back a
+# new connection must be SMC-R again.  The client runs here; "here" and
+# "peer" say on which host the device breaks.
+#
+# A removal tells the peer at once (DELETE_LINK).  A port that goes down
+# does not: the other host finds the link dead by itself, through the
+# TEST_LINK keepalive, within net.smc.smcr_testlink_time plus 2 s for
+# the answer (rxe retries a dead path forever, so a busy link is no
+# faster).  The test sets smcr_testlink_time to 2 s on both hosts.
+#
+# With the distro smc.ko on the peer, the removal here under an idle
+# link group must end the peer's group too.  During a transfer the
+# distro module does not survive it: its worker and the application
+# hang in D state for good, waiting for RDMA WRITEs to a QP that is
+# gone (rxe never fails them), so that case runs between our modules
+# only.
+
+. "$(dirname "$0")/lib.sh"
+
+smc_lib_require_tools
+command -v rdma >/dev/null || smc_lib_bail_skip "rdma(8) missing"
+# no link group of an earlier test: each case here ends every group
+smc_lib_single_host || {
+	smc_lib_mod local unload && smc_lib_mod peer unload
+} || smc_lib_bail_fail "cannot unload the smc modules"
+smc_lib_smcr_setup
+SMCR_TOOL=$SMC_LIB_SMCR
+
+SMC_HOOK_EXPECT="SMCR 0x00000000"
+SMC_HOOK_EXPECT_PEER="SMCR 0x00000000"
+export SMC_HOOK_EXPECT SMC_HOOK_EXPECT_PEER
+
+TESTLINK_S=2
+DEL_MAX_S=${SMC_FAULT_DEL_MAX_S:-10}
+# smcr_testlink_time + 2 s, and room for a slow rig
+ERR_MAX_S=${SMC_FAULT_ERR_MAX_S:-$((TESTLINK_S + 2 + 8))}
+# bound of waits for a state that must come (ports, groups); generous
+# for the debug kernel
+WAIT_S=${SMC_FAULT_WAIT_S:-60}
+# larger than what moves in ERR_MAX_S on the rig, so it cannot finish
+BIG=1073741824
+RES=/tmp/smc_faults.$$
+
+# devs_in_use <local|peer>: "rxeN" for each rxe port with links there
+devs_in_use()
+{
+	smc_lib_on "$1" "$(smc_lib_q "$SMCR_TOOL" -j device show)" |
+		sed 's/},{/}\n{/g' | awk '
+		'"$SMC_LIB_AWK_FIELD"'
+		field($0, "links") + 0 > 0 { print field($0, "ib_dev") }'
+}
+
+# lgr_count <local|peer>: the link groups there
+lgr_count()
+{
+	smc_lib_on "$1" "$(smc_lib_q "$SMCR_TOOL" -j linkgroup show)" |
+		grep -o '"role":"' | wc -l
+}
+
+# wait_until <what> <command...>: poll, bounded by WAIT_S
+wait_until()
+{
+	local what=$1 end=$((SECONDS + WAIT_S))
+
+	shift
+	until "$@"; do
+		if [ "$SECONDS" -ge "$end" ]; then
+			echo "FAIL not within ${WAIT_S}s: $what"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+no_groups() { [ "$(lgr_count local)" = 0 ] && [ "$(lgr_count peer)" = 0 ]; }
+
+# testlink <local|peer> [<seconds>]: set net.smc.smcr_testlink_time
+# there, or print it
+testlink()
+{
+	local f=/proc/sys/net/smc/smcr_testlink_time
+
+	if [ -n "${2:-}" ]; then
+		smc_lib_on "$1" "[ ! -e $f ] || echo $2 >$f"
+	else
+		smc_lib_on "$1" "cat $f 2>/dev/null"
+	fi
+}
+
+# port_active <local|peer> <rxeN>
+port_active()
+{
+	smc_lib_on "$1" "$(smc_lib_q "$SMCR_TOOL" device show)" |
+		awk -v d="$2" '$2 == d && $3 == 1 && $4 == "ACTIVE" { f = 1 }
+		END { exit !f }'
+}
+
+# no_dstate <local|peer>: no task in uninterruptible sleep there
+no_dstate()
+{
+	local d
+
+	d=$(smc_lib_on "$1" "ps -eo stat=,pid=,comm=" | awk '$1 ~ /^D/')
+	[ -z "$d" ] && return 0
+	echo "FAIL tasks in D state on $1: $d"
+	return 1
+}
+
+# start_busy: a transfer both ways, server on the peer, client here in
+# the background; returns once the connection is up in one link group
+start_busy()
+{
+	local out port
+
+	out=$(smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" server --port 0 \
+		--daemon --result "$RES" --family smc --size "$BIG" \
+		--dir both --seed 7 --timeout 120 --expect-error)" 2>&1)
+	port=$(printf '%s\n' "$out" | sed -n 's/^READY \([0-9]*\)$/\1/p')
+	if [ -z "$port" ]; then
+		echo "FAIL server did not come up on the peer: $out"
+		return 1
+	fi
+	"$SMC_LIB_DATA_TEST" client --host "$(smc_lib_ip peer)" --port "$port" \
+		--family smc --size "$BIG" --dir both --seed 7 --timeout 120 \
+		--expect-error --hook "$SMC_LIB_HOOK" >"$RES.client" 2>&1 &
+	busy_pid=$!
+	wait_until "the transfer under way" grep -qx transfer "$RES.client"
+}
+
+# end_busy <t0 ms>: both ends must have ended in an error, within
+# ERR_MAX_S of t0
+end_busy()
+{
+	local t0=$1 rc=0 crc src end=$((SECONDS + WAIT_S)) ms
+
+	while kill -0 "$busy_pid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do
+		sleep 0.1
+	done
+	ms=$(($(smc_lib_now_ms) - t0))
+	if kill -0 "$busy_pid" 2>/dev/null; then
+		kill "$busy_pid"
+		echo "FAIL the client did not end within ${WAIT_S}s"
+		rc=1
+	fi
+	wait "$busy_pid"
+	crc=$?
+	sed 's/^/  client: /' "$RES.client"
+	[ "$crc" = 0 ] || { echo "FAIL client exit $crc"; rc=1; }
+	echo "client ended $ms ms after the fault"
+	[ "$ms" -le $((ERR_MAX_S * 1000)) ] || {
+		echo "FAIL client error later than ${ERR_MAX_S}s"; rc=1; }
+	smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" wait --result "$RES")" 2>&1 |
+		sed 's/^/  server: /'
+	src=${PIPESTATUS[0]}
+	[ "$src" = 0 ] || { echo "FAIL server exit $src"; rc=1; }
+	ms=$(($(smc_lib_now_ms) - t0))
+	echo "server ended by $ms ms after the fault"
+	[ "$ms" -le $((ERR_MAX_S * 1000)) ] || {
+		echo "FAIL server error later than ${ERR_MAX_S}s"; rc=1; }
+	rm -f "$RES.client"
+	return "$rc"
+}
+
+# timed_delete <local|peer> <rxeN>: rdma link delete, bounded
+timed_delete()
+{
+	local t ms
+
+	t=$(smc_lib_now_ms)
+	smc_lib_on "$1" "timeout $((DEL_MAX_S * 3)) rdma link delete $2" || {
+		echo "FAIL rdma link delete $2 on $1 failed or hung"
+		return 1
+	}
+	ms=$(($(smc_lib_now_ms) - t))
+	echo "rdma link delete $2 on $1 took $ms ms"
+	[ "$ms" -le $((DEL_MAX_S * 1000)) ] || {
+		echo "FAIL longer than ${DEL_MAX_S}s"; return 1; }
+}
+
+# restore <local|peer> <rxeN>: the device (or port) back, ACTIVE
+restore()
+{
+	local net=net${2#rxe}
+
+	smc_lib_on "$1" "ip link set $net up; [ -d /sys/class/infiniband/$2 ] ||
+		rdma link add $2 type rxe netdev $net" || return 1
+	wait_until "$2 on $1 ACTIVE" port_active "$1" "$2"
+}
+
+# fresh_smcr: a new connection is SMC-R again (the hook checks the mode)
+fresh_smcr()
+{
+	# shellcheck disable=SC2034 # used by name
+	local args=(--family smc --size 1048576 --dir both --seed 3 --timeout 120)
+
+	smc_lib_pair "$SMC_LIB_DATA_TEST" peer args args
+}
+
+# the device of the one link here, or of its other end on the peer
+link_dev()
+{
+	local d
+
+	d=$(devs_in_use "$1")
+	if [ "$(printf '%s\n' "$d" | grep -c rxe)" != 1 ]; then
+		echo "FAIL not exactly one device with links on $1: '$d'" >&2
+		return 1
+	fi
+	echo "$d"
+}
+
+# busy_delete <local|peer>: delete the link's device there mid-transfer
+busy_delete()
+{
+	local where=$1 dev t0 rc=0
+
+	start_busy || return 1
+	dev=$(link_dev "$where") || { end_busy 0 >/dev/null; return 1; }
+	t0=$(smc_lib_now_ms)
+	timed_delete "$where" "$dev" || rc=1
+	end_busy "$t0" || rc=1
+	no_dstate local || rc=1
+	no_dstate peer || rc=1
+	wait_until "no link group left on either host" no_groups || rc=1
+	restore "$where" "$dev" || return 1
+	fresh_smcr || rc=1
+	return "$rc"
+}
+
+# idle_delete <local|peer>: a link group with no connection, its device
+# deleted
+idle_delete()
+{
+	local where=$1 dev rc=0
+
+	fresh_smcr || return 1
+	dev=$(link_dev "$where") || return 1
+	echo "link groups here $(lgr_count local), on the peer $(lgr_count peer)"
+	timed_delete "$where" "$dev" || rc=1
+	no_dstate local || rc=1
+	no_dstate peer || rc=1
+	wait_until "no link group left on either host" no_groups || rc=1
+	restore "$where" "$dev" || return 1
+	fresh_smcr || rc=1
+	return "$rc"
+}
+
+# port_down <local|peer>: the netdev under the link's port set down
+# mid-transfer: the port error ends the link group there, the other
+# host finds the link dead by itself
+port_down()
+{
+	local where=$1 dev t0 rc=0
+
+	start_busy || return 1
+	dev=$(link_dev "$where") || { end_busy 0 >/dev/null; return 1; }
+	t0=$(smc_lib_now_ms)
+	smc_lib_on "$where" "ip link set net${dev#rxe} down" || rc=1
+	end_busy "$t0" || rc=1
+	wait_until "no link group left on either host" no_groups || rc=1
+	restore "$where" "$dev" || return 1
+	fresh_smcr || rc=1
+	return "$rc"
+}
+
+# the keepalive at TESTLINK_S on both hosts, for groups made from now on
+# shellcheck disable=SC2317 # called through smc_lib_run
+fast_testlink()
+{
+	testlink local "$TESTLINK_S" && testlink peer "$TESTLINK_S"
+}
+
+# shellcheck disable=SC2317 # called through smc_lib_run
+peer_to_distro()
+{
+	smc_lib_mod peer ensure distro && smc_lib_distro_pnet peer &&
+		smc_lib_ueid_set peer && fast_testlink
+}
+
+testlink_l=$(testlink local) testlink_p=$(testlink peer)
+cleanup()
+{
+	local h n
+
+	for h in local peer; do
+		for n in 1 2; do
+			restore "$h" "rxe$n" >/dev/null 2>&1
+		done
+	done
+	testlink local "${testlink_l:-30}"
+	testlink peer "${testlink_p:-30}"
+	smc_lib_smcr_cleanup
+	rm -f "$RES" "$RES.client"
+}
+trap cleanup EXIT
+
+have_distro=0 distro_skip=
+case $(smc_lib_distro_state) in
+yes)	have_distro=1 ;;
+skip)	distro_skip=$SMC_LIB_DISTRO_SMCR_WHY ;;
+esac
+[ -n "${SMC_SELFTEST_QUICK:-}" ] && have_distro=0 distro_skip=
+
+n=7
+[ "$have_distro" = 1 ] && n=$((n + 2))
+[ -n "$distro_skip" ] && n=$((n + 1))
+smc_lib_plan "$n"
+
+smc_lib_run "TEST_LINK every ${TESTLINK_S}s on both hosts" fast_testlink
+smc_lib_run "device deleted here during a transfer" busy_delete local
+smc_lib_run "device deleted on the peer during a transfer" busy_delete peer
+smc_lib_run "device deleted here under an idle link group" idle_delete local
+smc_lib_run "device deleted on the peer under an idle link group" idle_delete peer
+smc_lib_run "port down here during a transfer" port_down local
+smc_lib_run "port down on the peer during a transfer" port_down peer
+if [ "$have_distro" = 1 ]; then
+	smc_lib_run "peer runs the distro smc with a UEID" peer_to_distro
+	smc_lib_run "distro peer: device deleted here under an idle link group" \
+		idle_delete local
+fi
+if [ -n "$distro_skip" ]; then
+	smc_lib_skip "faults with the distro smc" "$distro_skip"
+fi
+smc_lib_exit
