@@ -73,6 +73,8 @@ static void smc_connect_work(struct work_struct *work)
 	if (sk->sk_state == SMC_INIT)
 		WRITE_ONCE(sk->sk_state, SMC_ACTIVE);
 	smc_clcsock_sync(smc);
+	/* the peer's flags may have come while SMC-R was not yet decided */
+	smc_close_sync(smc);
 	release_sock(sk);
 	/* wake connect(), poll() and data calls waiting for the decision */
 	sk->sk_state_change(sk);

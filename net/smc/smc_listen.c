@@ -93,7 +93,11 @@ static void smc_listen_hs_work(struct work_struct *work)
 			ok = false;
 		}
 	}
+	lock_sock(&nsmc->sk);
 	WRITE_ONCE(nsmc->sk.sk_state, SMC_ACTIVE);
+	/* a close or abort from the peer may have come before its Confirm */
+	smc_close_sync(nsmc);
+	release_sock(&nsmc->sk);
 	smc_listen_enqueue(lsmc, nsmc, ok);
 }
 
