@@ -103,7 +103,8 @@ prod=$(nm net/smc/smc.ko 2>&1 | grep -Ec "$hooks_re")
 hooked=$(nm "out/$KVER/net/smc/smc.ko" 2>&1 | grep -Eo "$hooks_re" | sort -u | wc -l)
 echo "# hook symbols: production smc.ko $prod, test build $hooked of 5"
 [ "$prod" = 0 ] && [ "$hooked" = 5 ] || rc=1
-for f in inject_clc inject_warn cdc_seqno_host_order v1_on_rocev2; do
+for f in inject_clc inject_warn cdc_seqno_host_order v1_on_rocev2 \
+	 hs_serv_delay_ms; do
 	grep -q "$f" net/smc/smc.ko && { echo "# production smc.ko names $f"; rc=1; }
 done
 result $rc "the production smc.ko carries no test hook, the test build all" $(($(ms) - t))

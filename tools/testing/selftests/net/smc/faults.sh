@@ -106,15 +106,25 @@ port_active()
 		END { exit !f }'
 }
 
-# no_dstate <local|peer>: no task in uninterruptible sleep there
+# dstate <local|peer>: the tasks in uninterruptible sleep there
+dstate()
+{
+	smc_lib_on "$1" "ps -eo stat=,pid=,comm=" | awk '$1 ~ /^D/'
+}
+
+# no_dstate <local|peer>: no task stays in uninterruptible sleep there
+# (a teardown's bounded waits pass through it for a moment)
 no_dstate()
 {
-	local d
+	local end=$((SECONDS + DEL_MAX_S))
 
-	d=$(smc_lib_on "$1" "ps -eo stat=,pid=,comm=" | awk '$1 ~ /^D/')
-	[ -z "$d" ] && return 0
-	echo "FAIL tasks in D state on $1: $d"
-	return 1
+	while [ -n "$(dstate "$1")" ]; do
+		if [ "$SECONDS" -ge "$end" ]; then
+			echo "FAIL tasks in D state on $1 for ${DEL_MAX_S}s: $(dstate "$1")"
+			return 1
+		fi
+		sleep 0.2
+	done
 }
 
 # start_busy: a transfer both ways, server on the peer, client here in
