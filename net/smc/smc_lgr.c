@@ -44,6 +44,12 @@ struct smc_lgr_net {
 };
 
 static unsigned int smc_lgr_net_id __read_mostly;
+/*
+ * The namespaces' lists exist: smc_lgr_terminate_dev() may walk them.
+ * Module exit clears it before the lists go, and device removal during
+ * that exit (smc_ib_exit()) then finds no group, as none is left.
+ */
+static bool smc_lgr_lists_up;
 
 /* LLC processing, keepalives, idle free and termination run here */
 struct workqueue_struct *smc_lgr_wq;
@@ -637,6 +643,8 @@ int smc_lgr_terminate_dev(struct smc_ib_device *dev, u8 port, u32 reason)
 	int i, n = 0;
 
 	rcu_read_lock();
+	if (!READ_ONCE(smc_lgr_lists_up))
+		goto out;
 	/* a namespace on this list has not run its exit methods yet */
 	for_each_net_rcu(net) {
 		ln = smc_lgr_net(net);
@@ -663,6 +671,7 @@ int smc_lgr_terminate_dev(struct smc_ib_device *dev, u8 port, u32 reason)
 		}
 		spin_unlock_bh(&ln->lock);
 	}
+out:
 	rcu_read_unlock();
 	return n;
 }
@@ -1067,9 +1076,12 @@ int smc_lgr_init(void)
 	if (!smc_lgr_wq)
 		return -ENOMEM;
 	rc = register_pernet_subsys(&smc_lgr_net_ops);
-	if (rc)
+	if (rc) {
 		destroy_workqueue(smc_lgr_wq);
-	return rc;
+		return rc;
+	}
+	WRITE_ONCE(smc_lgr_lists_up, true);
+	return 0;
 }
 
 /**
@@ -1081,6 +1093,9 @@ int smc_lgr_init(void)
  */
 void smc_lgr_exit(void)
 {
+	WRITE_ONCE(smc_lgr_lists_up, false);
+	/* a device sweep under way is done with the lists after this */
+	synchronize_rcu();
 	unregister_pernet_subsys(&smc_lgr_net_ops);
 	destroy_workqueue(smc_lgr_wq);
 }
