@@ -28,8 +28,8 @@
 #      that KASAN and lockdep reports fail a run (smc/inject_uaf,
 #      smc/inject_lockdep), that the runner's kmemleak scan fails a test
 #      that leaks (smc/inject_leak), and the selftests again on that
-#      kernel (the SMC-R, CLC, device and diag tests, quick case sets)
-#      with a kmemleak scan after each test.
+#      kernel (the SMC-R, CLC, device, diag and fault tests, quick case
+#      sets) with a kmemleak scan after each test.
 #
 # Output is KTAP; the last line is "N passed, N failed".
 # CHECK_ONLY="static rig selftests 6.1 s390x bench debug" picks parts (default:
@@ -406,10 +406,11 @@ if [[ " $parts " == *" debug "* ]]; then
 		kmemleak_proof
 
 		# the debug kernel runs 4-6 times slower under TCG: a subset
-		# that fits the CI budget (the handshake, devices, diag, SMC-R)
+		# that fits the CI budget (the handshake, devices, diag, SMC-R,
+		# one fault of each kind)
 		run_selftests debug selftests-debug \
 			"selftests on the two-host rig, debug kernel, kmemleak scans" \
-			1500 "SMC_SELFTEST_QUICK=1 TEST_PROGS='clc_messages.sh devices.sh diag_netns.sh smcr.sh'"
+			1800 "SMC_SELFTEST_QUICK=1 TEST_PROGS='clc_messages.sh devices.sh diag_netns.sh smcr.sh faults.sh'"
 	fi
 fi
 
