@@ -104,12 +104,14 @@ hooked=$(nm "out/$KVER/net/smc/smc.ko" 2>&1 | grep -Eo "$hooks_re" | sort -u | w
 echo "# hook symbols: production smc.ko $prod, test build $hooked of 5"
 [ "$prod" = 0 ] && [ "$hooked" = 5 ] || rc=1
 # the debugfs file names as strings of their own (an inline function's
-# name in the debug info may contain one)
+# name in the debug info may contain one); read once, as grep -q would
+# cut strings short (SIGPIPE, and pipefail)
+prod_str=$(strings net/smc/smc.ko)
+test_str=$(strings "out/$KVER/net/smc/smc.ko")
 for f in inject_clc inject_warn cdc_seqno_host_order v1_on_rocev2 \
 	 hs_serv_delay_ms; do
-	strings net/smc/smc.ko | grep -qx "$f" &&
-		{ echo "# production smc.ko names $f"; rc=1; }
-	strings "out/$KVER/net/smc/smc.ko" | grep -qx "$f" ||
+	grep -qx "$f" <<<"$prod_str" && { echo "# production smc.ko names $f"; rc=1; }
+	grep -qx "$f" <<<"$test_str" ||
 		{ echo "# the test build does not name $f"; rc=1; }
 done
 result $rc "the production smc.ko carries no test hook, the test build all" $(($(ms) - t))
