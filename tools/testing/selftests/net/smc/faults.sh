@@ -272,15 +272,21 @@ idle_delete()
 # host finds the link dead by itself
 port_down()
 {
-	local where=$1 dev t0 rc=0
+	local where=$1 dev net keep t0 rc=0
 
 	start_busy || return 1
 	dev=$(link_dev "$where") || { end_busy 0 >/dev/null; return 1; }
+	net=net${dev#rxe}
+	# IPv6 drops a link's addresses when it goes down, unless told not
+	# to: the tests after this one need them
+	keep=$(smc_lib_on "$where" "sysctl -n net.ipv6.conf.$net.keep_addr_on_down")
 	t0=$(smc_lib_now_ms)
-	smc_lib_on "$where" "ip link set net${dev#rxe} down" || rc=1
+	smc_lib_on "$where" "sysctl -qw net.ipv6.conf.$net.keep_addr_on_down=1 &&
+		ip link set $net down" || rc=1
 	end_busy "$t0" || rc=1
 	wait_until "no link group left on either host" no_groups || rc=1
 	restore "$where" "$dev" || return 1
+	smc_lib_on "$where" "sysctl -qw net.ipv6.conf.$net.keep_addr_on_down=${keep:-0}"
 	fresh_smcr || rc=1
 	return "$rc"
 }
