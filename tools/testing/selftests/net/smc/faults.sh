@@ -231,6 +231,21 @@ link_dev()
 	echo "$d"
 }
 
+# gone_and_back <local|peer> <rxeN>: after the device was deleted there,
+# no task stays in D state and no link group is left on either host;
+# then the device comes back, and SMC-R with it
+gone_and_back()
+{
+	local rc=0
+
+	no_dstate local || rc=1
+	no_dstate peer || rc=1
+	wait_until "no link group left on either host" no_groups || rc=1
+	restore "$1" "$2" || return 1
+	fresh_smcr || rc=1
+	return "$rc"
+}
+
 # busy_delete <local|peer>: delete the link's device there mid-transfer
 busy_delete()
 {
@@ -241,11 +256,7 @@ busy_delete()
 	t0=$(smc_lib_now_ms)
 	timed_delete "$where" "$dev" || rc=1
 	end_busy "$t0" || rc=1
-	no_dstate local || rc=1
-	no_dstate peer || rc=1
-	wait_until "no link group left on either host" no_groups || rc=1
-	restore "$where" "$dev" || return 1
-	fresh_smcr || rc=1
+	gone_and_back "$where" "$dev" || rc=1
 	return "$rc"
 }
 
@@ -259,11 +270,7 @@ idle_delete()
 	dev=$(link_dev "$where") || return 1
 	echo "link groups here $(lgr_count local), on the peer $(lgr_count peer)"
 	timed_delete "$where" "$dev" || rc=1
-	no_dstate local || rc=1
-	no_dstate peer || rc=1
-	wait_until "no link group left on either host" no_groups || rc=1
-	restore "$where" "$dev" || return 1
-	fresh_smcr || rc=1
+	gone_and_back "$where" "$dev" || rc=1
 	return "$rc"
 }
 
