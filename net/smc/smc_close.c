@@ -120,9 +120,14 @@ static void smc_close_progress(struct smc_sock *smc)
 		smc_close_abort(smc, ECONNRESET, true);
 		return;
 	}
-	/* as TCP resets when unread data is thrown away */
+	/*
+	 * As TCP resets when unread data is thrown away; what was written
+	 * before close() reaches the peer first, as TCP's segments precede
+	 * its RST.
+	 */
 	if (released && smc_rx_inq(conn)) {
-		smc_close_abort(smc, 0, true);
+		smc_tx_abort_after_data(conn);
+		smc_close_abort(smc, 0, false);
 		return;
 	}
 

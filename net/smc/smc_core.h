@@ -120,6 +120,7 @@ enum {
 	SMC_TX_CDC_WANTED,	/* a CDC must go out even without data */
 	SMC_TX_STOPPED,		/* torn down: post nothing more */
 	SMC_TX_URG_WAIT,	/* urgent data sent: wait for an empty RMBE */
+	SMC_TX_ABORT_WANTED,	/* abort with the CDC after the next writes */
 };
 
 /**

@@ -22,8 +22,9 @@
  *  - TCP_CORK is SMC_TX_CORKED in tx_flags: set it to hold small writes
  *    (up to half the send buffer), clear it and call smc_tx_push() to
  *    uncork.  tx_autocork_size takes the autocorking_size sysctl.
- *  - The close code sends its flags with smc_cdc_send_flags() and reads
- *    the peer's in peer_conn_flags after ops->state_change().
+ *  - The close code sends its flags with smc_cdc_send_flags(), or an
+ *    abort behind the data already written with smc_tx_abort_after_data(),
+ *    and reads the peer's in peer_conn_flags after ops->state_change().
  *  - Urgent data: smc_tx_sendmsg() with MSG_OOB makes the last byte
  *    urgent.  On receive, urg_state/urg_rx_byte/urg_curs say where the
  *    urgent byte is (SIOCATMARK, recv with MSG_OOB, SIGURG on
@@ -71,6 +72,7 @@ void smc_cdc_rx_handler(struct smc_link *wrlnk, const u8 *buf,
 int smc_tx_sendmsg(struct smc_connection *conn, struct msghdr *msg,
 		   size_t len);
 int smc_tx_push(struct smc_connection *conn);
+int smc_tx_abort_after_data(struct smc_connection *conn);
 void smc_tx_pending(struct smc_connection *conn);
 void smc_tx_sched(struct smc_connection *conn);
 void smc_tx_work(struct work_struct *work);

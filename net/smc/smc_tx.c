@@ -184,6 +184,9 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 		conn->local_tx_ctrl.prod_flags |= SMC_CDC_PROD_WRITE_BLOCKED;
 	else
 		conn->local_tx_ctrl.prod_flags &= ~SMC_CDC_PROD_WRITE_BLOCKED;
+	/* the abort rides on the CDC that announces the last writes */
+	if (test_bit(SMC_TX_ABORT_WANTED, &conn->tx_flags))
+		conn->local_tx_ctrl.conn_flags |= SMC_CDC_CONN_ABORT;
 	rc = smc_cdc_send_locked(conn, *slotp);
 	*slotp = NULL;
 	return rc;
@@ -231,6 +234,28 @@ void smc_tx_pending(struct smc_connection *conn)
 	smc_tx_push_common(conn, true);
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_tx_pending);
+
+/**
+ * smc_tx_abort_after_data() - abort once the data written so far is out
+ * @conn: the connection
+ *
+ * As TCP's segments sent before a close() that resets reach the peer
+ * ahead of the RST: what the peer's RMBE has room for is written, then
+ * the abort flag leaves with the CDC that announces it.  The rest of the
+ * send buffer is dropped, as TCP drops its unsent queue.
+ *
+ * Context: any context.
+ * Return: 0 if sent or queued, or a negative errno.
+ */
+int smc_tx_abort_after_data(struct smc_connection *conn)
+{
+	spin_lock_bh(&conn->send_lock);
+	set_bit(SMC_TX_ABORT_WANTED, &conn->tx_flags);
+	set_bit(SMC_TX_CDC_WANTED, &conn->tx_flags);
+	spin_unlock_bh(&conn->send_lock);
+	return smc_tx_push(conn);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_tx_abort_after_data);
 
 /**
  * smc_tx_work() - send what a push left for lack of a send slot

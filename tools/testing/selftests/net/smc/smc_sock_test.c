@@ -1109,6 +1109,46 @@ static void linger0_client(void)
 	OK(close(fd));
 }
 
+/*
+ * A server reads part of a request, replies and closes with the rest
+ * unread.  TCP resets the connection, but the reply it sent before
+ * close() arrives first: the client reads all of it, then ECONNRESET.
+ * Reading half the request makes an SMC-R server send a cursor update
+ * just before the reply, so the reply is still corked at close().
+ */
+#define UNREAD_REQ	(48 * 1024)
+#define UNREAD_READ	(32 * 1024)
+#define UNREAD_REPLY	3000
+
+static void close_unread_server(int lfd)
+{
+	static unsigned char req[UNREAD_READ], reply[UNREAD_REPLY];
+	int fd = server_accept(lfd);
+
+	recv_all(fd, req, sizeof(req));
+	check_pat(req, sizeof(req), 0, 5, "request");
+	/* some of the rest is here, unread */
+	xpoll(fd, POLLIN, WAIT_MS);
+	fill_pat(reply, sizeof(reply), 0, 6);
+	EQ(send(fd, reply, sizeof(reply), 0), (ssize_t)sizeof(reply));
+	OK(close(fd));
+}
+
+static void close_unread_client(void)
+{
+	static unsigned char req[UNREAD_REQ], reply[UNREAD_REPLY];
+	int fd = client_connect();
+	char c;
+
+	fill_pat(req, sizeof(req), 0, 5);
+	send_all(fd, req, sizeof(req));
+	recv_all(fd, reply, sizeof(reply));
+	check_pat(reply, sizeof(reply), 0, 6, "reply");
+	ERR(recv(fd, &c, 1, 0), ECONNRESET);
+	EQ(recv(fd, &c, 1, 0), 0);
+	close(fd);
+}
+
 #define LINGER_BYTES	(512 * 1024)
 
 static void linger_server(int lfd)
@@ -1813,6 +1853,8 @@ static const struct tcase cases[] = {
 	{ "accept_timeo",	accept_timeo_pre, plain_server,
 				plain_client },
 	{ "bind",		NULL, bind_server, bind_client },
+	{ "close_unread",	NULL, close_unread_server,
+				close_unread_client },
 	{ "connect",		NULL, plain_server, connect_client },
 	{ "connect_abort",	NULL, connect_abort_server,
 				connect_abort_client },

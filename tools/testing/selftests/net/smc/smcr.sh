@@ -128,6 +128,16 @@ run_case()
 	smc_lib_pair "$SMC_LIB_SOCK_TEST" "$1" args args
 }
 
+# run_case_tcp <server host> <case>: the same case over plain TCP, the
+# control that shows what an SMC-R case must match
+# shellcheck disable=SC2317,SC2034 # called through smc_lib_run; args by name
+run_case_tcp()
+{
+	local args=(--case "$2" --family tcp --timeout 90)
+
+	SMC_LIB_NOHOOK=1 smc_lib_pair "$SMC_LIB_SOCK_TEST" "$1" args args
+}
+
 # run_burst <server host> <case>: a burst case of smc_sock_test (the
 # main connection and 100 that connect and close or abort at once);
 # each of its 101 connections must count as SMC-R on both hosts.  A
@@ -294,6 +304,8 @@ reverse=(linger0 oob poll rw shutdown_wr splice)
 # 100 clients that close with SO_LINGER 0.
 distro_cases=(rw shutdown_wr poll oob_inline connect_close)
 distro_ours_client=(oob)
+# cases whose TCP behaviour is not obvious also run over TCP, as control
+tcp_controls=(close_unread)
 have_distro=0 distro_skip=
 case $(smc_lib_distro_state) in
 yes)	have_distro=1 ;;
@@ -301,7 +313,7 @@ skip)	distro_skip=$SMC_LIB_DISTRO_SMCR_WHY ;;
 esac
 # SMC_SELFTEST_QUICK=1 (the slow debug kernel): the close and data cases
 if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
-	cases=(rw shutdown_wr linger0 oob poll waitall)
+	cases=(rw shutdown_wr linger0 oob poll waitall close_unread)
 	reverse=(rw linger0)
 	have_distro=0 distro_skip=
 fi
@@ -321,7 +333,7 @@ if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
 fi
 
 n=$((7 + ${#rmbs[@]} + ${#sizes[@]} + ${#cases[@]} + ${#reverse[@]}))
-n=$((n + 5 + ${#v1_cases[@]}))
+n=$((n + 5 + ${#v1_cases[@]} + ${#tcp_controls[@]}))
 [ "$have_distro" = 1 ] &&
 	n=$((n + 5 + 2 * ${#distro_cases[@]} + ${#distro_ours_client[@]}))
 [ -n "$distro_skip" ] && n=$((n + 1))
@@ -346,6 +358,10 @@ for c in "${cases[@]}"; do
 done
 for c in "${reverse[@]}"; do
 	smc_lib_run "$c B-client A-server" "$(case_fn "$c")" local "$c"
+done
+for c in "${tcp_controls[@]}"; do
+	smc_lib_run "$c over TCP, the control, A-client B-server" \
+		run_case_tcp peer "$c"
 done
 smc_lib_run "CDC seqno in host order: caught exactly across byte orders" \
 	check_seqno_switch
