@@ -17,6 +17,7 @@
 #include "smc_cdc_wire.h"
 #include "smc_compat.h"
 #include "smc_data.h"
+#include "smc_test_hooks.h"
 
 /* every link's receive counts added up, for debugfs cdc_rx */
 static struct smc_cdc_stats smc_cdc_rx_total;
@@ -219,8 +220,13 @@ int smc_cdc_send_locked(struct smc_connection *conn,
 	int rc;
 
 	lockdep_assert_held(&conn->send_lock);
-	pend = kmalloc(sizeof(*pend), GFP_ATOMIC);
+	pend = smc_test_cdc_nomem() ? NULL : kmalloc(sizeof(*pend), GFP_ATOMIC);
 	if (!pend) {
+		/*
+		 * Writes may be posted already, and only a CDC announces
+		 * them: the retry from tx_work must send one.
+		 */
+		set_bit(SMC_TX_CDC_WANTED, &conn->tx_flags);
 		smc_wr_send_slot_put(&conn->lnk->wr, slot);
 		return -ENOMEM;
 	}

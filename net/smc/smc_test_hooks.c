@@ -19,6 +19,10 @@
  * connect() (a close, an abort, data) reaches the server before its
  * handshake ends, as it may on a busy host.
  *
+ * cdc_nomem makes that many of the next CDC allocations fail, as
+ * GFP_ATOMIC ones may under memory pressure: the data already written
+ * into the peer's RMBE must still be announced.
+ *
  * v1_on_rocev2 lets SMC-Rv1 take an IPv4-mapped RoCEv2 GID as its RoCE
  * v1 GID.  Soft-RoCE has RoCEv2 GIDs only, so this is how the v1
  * protocol (CLC v1, LLC v1, the subnet rule) runs on the rig between two
@@ -43,6 +47,18 @@ bool smc_cdc_seqno_host_order;
 EXPORT_SYMBOL_IF_KUNIT(smc_cdc_seqno_host_order);
 bool smc_ib_v1_on_rocev2;
 static u32 smc_hs_serv_delay_ms;
+static atomic_t smc_cdc_nomem = ATOMIC_INIT(0);
+
+/**
+ * smc_test_cdc_nomem() - must this CDC allocation fail?
+ *
+ * Context: any context.
+ * Return: true while the cdc_nomem count was above 0 (it goes down by 1).
+ */
+bool smc_test_cdc_nomem(void)
+{
+	return atomic_add_unless(&smc_cdc_nomem, -1, 0);
+}
 
 /**
  * smc_test_hs_serv_delay() - the server's handshake has the Confirm
@@ -163,6 +179,7 @@ void smc_test_hooks_init(struct dentry *root)
 	debugfs_create_bool("v1_on_rocev2", 0600, root, &smc_ib_v1_on_rocev2);
 	debugfs_create_u32("hs_serv_delay_ms", 0600, root,
 			   &smc_hs_serv_delay_ms);
+	debugfs_create_atomic_t("cdc_nomem", 0600, root, &smc_cdc_nomem);
 	debugfs_create_file("inject_warn", 0200, root,
 			    &smc_inject_warn_op, &smc_inject_fops);
 	if (IS_ENABLED(CONFIG_KASAN))

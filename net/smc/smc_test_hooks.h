@@ -23,6 +23,7 @@ extern bool smc_ib_v1_on_rocev2;
 void smc_test_hooks_init(struct dentry *root);
 void smc_test_hooks_exit(void);
 void smc_test_hs_serv_delay(void);
+bool smc_test_cdc_nomem(void);
 u8 *smc_clc_inject_take(size_t *len);
 void smc_clc_inject_init(struct dentry *root);
 void smc_clc_inject_exit(void);
@@ -37,6 +38,11 @@ static inline void smc_test_hooks_exit(void)
 
 static inline void smc_test_hs_serv_delay(void)
 {
+}
+
+static inline bool smc_test_cdc_nomem(void)
+{
+	return false;
 }
 
 static inline u8 *smc_clc_inject_take(size_t *len)

@@ -183,6 +183,28 @@ end_busy()
 	return "$rc"
 }
 
+# cdc_nomem <n>: n CDC allocations fail on each host (test switch
+# cdc_nomem) during a verified transfer both ways, after the RDMA WRITEs
+# they were to announce: every one must still be announced, so the
+# transfer completes, and all n failures must have happened
+cdc_nomem()
+{
+	local f=/sys/kernel/debug/smc/cdc_nomem rc=0 h left
+	local args=(--family smc --size 4194304 --dir both --seed 9
+		    --timeout $((WAIT_S * 2)))
+
+	for h in local peer; do
+		smc_lib_on "$h" "echo $1 >$f" || return 1
+	done
+	smc_lib_pair "$SMC_LIB_DATA_TEST" peer args args || rc=1
+	for h in local peer; do
+		left=$(smc_lib_on "$h" "cat $f; echo 0 >$f")
+		echo "CDC allocations still to fail on $h: $left of $1"
+		[ "$left" = 0 ] || rc=1
+	done
+	return "$rc"
+}
+
 # timed_delete <local|peer> <rxeN>: rdma link delete, bounded
 timed_delete()
 {
@@ -338,13 +360,15 @@ esac
 quick=${SMC_SELFTEST_QUICK:-}
 [ -n "$quick" ] && have_distro=0 distro_skip=
 
-n=7
-[ -n "$quick" ] && n=4
+n=8
+[ -n "$quick" ] && n=5
 [ "$have_distro" = 1 ] && n=$((n + 2))
 [ -n "$distro_skip" ] && n=$((n + 1))
 smc_lib_plan "$n"
 
 smc_lib_run "TEST_LINK every ${TESTLINK_S}s on both hosts" fast_testlink
+smc_lib_run "CDC allocations fail after the writes: all announced" \
+	cdc_nomem 20
 smc_lib_run "device deleted here during a transfer" busy_delete local
 [ -n "$quick" ] ||
 	smc_lib_run "device deleted on the peer during a transfer" busy_delete peer
