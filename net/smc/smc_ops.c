@@ -52,7 +52,12 @@ static int smc_bind(struct socket *sock, struct sockaddr *addr, int len)
 	return READ_ONCE(clcsock->ops)->bind(clcsock, addr, len);
 }
 
-/* connect(AF_UNSPEC): TCP disconnects, even a listener, and returns 0 */
+/*
+ * connect(AF_UNSPEC): TCP disconnects, even a listener, and returns 0.
+ * An SMC-R connection cannot become a fresh socket again (its
+ * connection stays registered in its link group until release), so it
+ * gets upstream's EINVAL.
+ */
 static int smc_disconnect(struct socket *sock, struct sockaddr *addr,
 			  int alen, int flags)
 {
@@ -62,6 +67,10 @@ static int smc_disconnect(struct socket *sock, struct sockaddr *addr,
 	int rc;
 
 	lock_sock(sk);
+	if (smc_uses_smcr(smc)) {
+		release_sock(sk);
+		return -EINVAL;
+	}
 	rc = READ_ONCE(clcsock->ops)->connect(clcsock, addr, alen, flags);
 	if (!rc && sk->sk_state != SMC_INIT) {
 		bool listening = sk->sk_state == SMC_LISTEN;
@@ -120,6 +129,11 @@ static int smc_listen(struct socket *sock, int backlog)
 	int rc;
 
 	lock_sock(sk);
+	/* an SMC-R connection, even one its peer reset, never listens */
+	if (smc_uses_smcr(smc)) {
+		release_sock(sk);
+		return -EINVAL;
+	}
 	/* TCP children clone the listener's callbacks: ours must be off */
 	smc_clcsock_unhook(smc);
 	if (sk->sk_state == SMC_INIT || sk->sk_state == SMC_LISTEN)

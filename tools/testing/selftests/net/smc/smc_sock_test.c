@@ -6,9 +6,10 @@
  *   smc_sock_test list
  *   smc_sock_test server --case NAME [--port P] [--host BINDADDR]
  *		[--family smc|inet|tcp] [--ipv6] [--daemon --result FILE]
- *		[--hook CMD] [--timeout S]
+ *		[--hook CMD] [--timeout S] [--smcr]
  *   smc_sock_test client --case NAME --host ADDR --port P
  *		[--family smc|inet|tcp] [--ipv6] [--hook CMD] [--timeout S]
+ *		[--smcr]
  *   smc_sock_test wait --result FILE [--kill]
  *   smc_sock_test probe [--family smc|inet|tcp] [--ipv6]
  *
@@ -16,7 +17,9 @@
  * results and exits non-zero with a message on the first mismatch.  The
  * first connection of every case runs a three-step handshake during
  * which the --hook command (if given) runs, so the mode of both ends can
- * be asserted while the connection is known to be up.
+ * be asserted while the connection is known to be up.  --smcr says the
+ * connection runs over SMC-R, for the few cases where upstream SMC-R
+ * differs from TCP on purpose.
  */
 #define _GNU_SOURCE
 #include "smc_test_common.h"
@@ -469,6 +472,47 @@ static void connect_client(void)
 	ERR(connect(fd, (struct sockaddr *)&ss, len), EISCONN);
 	SAME_AS_TCP(op_connect_listening);
 	handshake_client(fd);
+	close(fd);
+}
+
+/*
+ * connect(AF_UNSPEC) disconnects a TCP socket (with a reset) and so a
+ * fallback one; on an SMC-R connection upstream refuses it, and listen()
+ * too, with EINVAL, and the connection goes on.
+ */
+static void disconnect_server(int lfd)
+{
+	int fd = server_accept(lfd);
+	char c;
+
+	if (!opt.smcr) {
+		ERR(recv(fd, &c, 1, 0), ECONNRESET);
+		close(fd);
+		return;
+	}
+	expect_byte(fd, 'd');
+	send_byte(fd, 'e');
+	server_finish(fd);
+}
+
+static void disconnect_client(void)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	struct sockaddr sa = { .sa_family = AF_UNSPEC };
+	int fd = client_connect();
+
+	if (!opt.smcr) {
+		OK(connect(fd, &sa, sizeof(sa)));
+		ERR(getpeername(fd, (struct sockaddr *)&ss, &len), ENOTCONN);
+		close(fd);
+		return;
+	}
+	ERR(connect(fd, &sa, sizeof(sa)), EINVAL);
+	ERR(listen(fd, 1), EINVAL);
+	OK(getpeername(fd, (struct sockaddr *)&ss, &len));
+	send_byte(fd, 'd');
+	expect_byte(fd, 'e');
 	close(fd);
 }
 
@@ -1864,6 +1908,7 @@ static const struct tcase cases[] = {
 				connect_nonblock_client },
 	{ "connect_refused",	connect_refused_pre, connect_refused_server,
 				connect_refused_client },
+	{ "disconnect",		NULL, disconnect_server, disconnect_client },
 	{ "dontwait",		NULL, dontwait_server, dontwait_client },
 	{ "epoll",		NULL, epoll_server, epoll_client },
 	{ "ioctl",		NULL, ioctl_server, ioctl_client },
@@ -1909,9 +1954,10 @@ static void usage(void)
 		"usage: smc_sock_test list | probe [--family F] [--ipv6]\n"
 		"       smc_sock_test server --case NAME [--port P] [--host BINDADDR]\n"
 		"               [--family smc|inet|tcp] [--ipv6] [--daemon --result FILE]\n"
-		"               [--hook CMD] [--timeout S] [--verbose]\n"
+		"               [--hook CMD] [--timeout S] [--smcr] [--verbose]\n"
 		"       smc_sock_test client --case NAME --host ADDR --port P\n"
 		"               [--family smc|inet|tcp] [--ipv6] [--hook CMD] [--timeout S]\n"
+		"               [--smcr]\n"
 		"       smc_sock_test wait --result FILE [--kill]\n");
 	exit(2);
 }

@@ -73,6 +73,7 @@ struct opts {
 	unsigned int conns;	/* connections at once (smc_conns_test) */
 	int rcvbuf, sndbuf;	/* SO_RCVBUF/SO_SNDBUF if non-zero */
 	bool expect_err;	/* smc_data_test: must end in a reset/abort */
+	bool smcr;		/* the connection runs over SMC-R */
 	bool verbose;
 };
 
@@ -643,6 +644,7 @@ static void parse_opts(int argc, char **argv)
 		{ "rcvbuf",	required_argument, NULL, 'R' },
 		{ "sndbuf",	required_argument, NULL, 'W' },
 		{ "expect-error", no_argument,	   NULL, 'E' },
+		{ "smcr",	no_argument,	   NULL, 'M' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ }
@@ -667,7 +669,7 @@ static void parse_opts(int argc, char **argv)
 	else
 		usage();
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "c:H:p:f:6dkr:x:t:s:D:S:n:R:W:Evh", lo,
+	while ((c = getopt_long(argc, argv, "c:H:p:f:6dkr:x:t:s:D:S:n:R:W:EMvh", lo,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -724,6 +726,9 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'W':
 			opt.sndbuf = strtol(optarg, NULL, 0);
+			break;
+		case 'M':
+			opt.smcr = true;
 			break;
 		case 'v':
 			opt.verbose = true;

@@ -123,7 +123,7 @@ run_data_rmem()
 # shellcheck disable=SC2317,SC2034 # called through smc_lib_run; args by name
 run_case()
 {
-	local args=(--case "$2" --family smc --timeout 90)
+	local args=(--case "$2" --family smc --smcr --timeout 90)
 
 	smc_lib_pair "$SMC_LIB_SOCK_TEST" "$1" args args
 }
@@ -305,7 +305,7 @@ reverse=(linger0 oob poll rw shutdown_wr splice)
 distro_cases=(rw shutdown_wr poll oob_inline connect_close)
 distro_ours_client=(oob)
 # cases whose TCP behaviour is not obvious also run over TCP, as control
-tcp_controls=(close_unread)
+tcp_controls=(close_unread disconnect)
 have_distro=0 distro_skip=
 case $(smc_lib_distro_state) in
 yes)	have_distro=1 ;;
