@@ -399,13 +399,15 @@ struct smc_link_group *smc_lgr_find_wait(struct net *net,
 	for (;;) {
 		int seen = atomic_read(&smc_lgr_events);
 		bool pending = false;
+		long left;
 
 		lgr = __smc_lgr_find(net, m, lnk, &pending);
-		if (lgr || !pending || time_after_eq(jiffies, end))
+		/* jiffies read once: a tick between test and use went negative */
+		left = (long)(end - jiffies);
+		if (lgr || !pending || left <= 0)
 			return lgr;
 		wait_event_timeout(smc_lgr_event_wq,
-				   atomic_read(&smc_lgr_events) != seen,
-				   end - jiffies);
+				   atomic_read(&smc_lgr_events) != seen, left);
 	}
 }
 
