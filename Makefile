@@ -36,7 +36,7 @@ C ?= 1
 # (and so "make install") builds the module a user runs, without them
 TEST_HOOKS := CONFIG_SMC_TEST_HOOKS=y
 
-.PHONY: all setup setup-s390x module module-out module-debug module-s390x rxe-s390x rxe-out tools tools-s390x check demo install clean checkpatch bench
+.PHONY: all setup setup-s390x module module-out module-debug module-s390x rxe-s390x rxe-out tools tools-s390x check demo soak install clean checkpatch bench
 
 all: module tools
 
@@ -176,6 +176,15 @@ check:
 
 demo:
 	scripts/demo.sh
+
+# Long runs that make check leaves out (tools/testing/selftests/net/smc/
+# smcr_soak.sh on the rig, the test build of the module); SOAK_TIMEOUT
+# bounds the rig run in seconds.
+SOAK_TIMEOUT ?= 3600
+soak: module-out tools
+	scripts/rig/rig.sh run --timeout $(SOAK_TIMEOUT) \
+		--out out/soak-$$(date -u +%Y%m%d-%H%M%S) -- \
+		'SMC_SELFTEST_EXPECT_ALL=1 tools/testing/selftests/net/smc/smcr_soak.sh'
 
 # The benchmark (Documentation/networking/smc-bench.rst): the module, the
 # tools and the workload generator, then one rig run; results land in

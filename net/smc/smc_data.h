@@ -50,7 +50,7 @@ enum {
 	SMC_URG_NONE,		/* no urgent data */
 	SMC_URG_PENDING,	/* the peer announced urgent data */
 	SMC_URG_VALID,		/* @urg_rx_byte holds the urgent byte */
-	SMC_URG_READ,		/* the urgent byte was read */
+	SMC_URG_READ,		/* the urgent byte was read, the mark not passed */
 };
 
 /* smc_cdc.c */

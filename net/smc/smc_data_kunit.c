@@ -656,13 +656,24 @@ static void smc_data_urgent(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, dt_recv(b, got, 8, 0), 3);
 	KUNIT_EXPECT_MEMEQ(test, got, "abc", 3);
 	KUNIT_EXPECT_EQ(test, b->conn.tx_cdc_seq, seq + 1);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(b->conn.urg_state), SMC_URG_READ);
+	/* passed, the mark is gone: a stale one would return laps later */
+	KUNIT_EXPECT_EQ(test, READ_ONCE(b->conn.urg_state), SMC_URG_NONE);
 	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 2), 0);
 	KUNIT_ASSERT_EQ(test, dt_recv(b, got, 8, 0), 2);
 	KUNIT_EXPECT_MEMEQ(test, got, "de", 2);
 	KUNIT_EXPECT_FALSE(test, b->conn.local_rx_ctrl.prod_flags &
 			   (SMC_CDC_PROD_URG_PRESENT |
 			    SMC_CDC_PROD_URG_PENDING));
+	/* read out of band first (the socket layer's READ), then passed */
+	KUNIT_ASSERT_EQ(test, dt_send(a, (const u8 *)"fg", 2, MSG_OOB), 2);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 2), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(b->conn.urg_state), SMC_URG_VALID);
+	WRITE_ONCE(b->conn.urg_state, SMC_URG_READ);
+	seq = b->conn.tx_cdc_seq;
+	KUNIT_ASSERT_EQ(test, dt_recv(b, got, 8, 0), 2);
+	KUNIT_EXPECT_MEMEQ(test, got, "fg", 2);
+	KUNIT_EXPECT_EQ(test, b->conn.tx_cdc_seq, seq + 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(b->conn.urg_state), SMC_URG_NONE);
 	dt_quiesce(test);
 	dt_no_drops(test, a);
 	dt_no_drops(test, b);

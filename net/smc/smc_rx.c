@@ -44,21 +44,26 @@ EXPORT_SYMBOL_IF_KUNIT(smc_rx_cons_update);
 
 /*
  * Reading past urgent data forces a cursor update: the sender waits for
- * an empty RMBE after urgent data (6.4).
+ * an empty RMBE after urgent data (6.4).  Once passed, the mark is gone,
+ * whether its byte was read out of band or not, as TCP clears urg_data:
+ * a stale urg_curs compared with a cursor 2^15 laps on would look ahead
+ * again, and the stream would stop at, and skip, bytes that are data.
  */
 static bool smc_rx_urg_passed(struct smc_connection *conn,
 			      const union smc_cursor *cons)
 {
 	union smc_cursor urg;
 	bool passed = false;
+	u8 state = READ_ONCE(conn->urg_state);
 
-	if (READ_ONCE(conn->urg_state) != SMC_URG_VALID)
+	if (state != SMC_URG_VALID && state != SMC_URG_READ)
 		return false;
 	spin_lock_bh(&conn->rx_lock);
 	urg = smc_cursor_read(&conn->urg_curs);
-	if (conn->urg_state == SMC_URG_VALID &&
+	state = conn->urg_state;
+	if ((state == SMC_URG_VALID || state == SMC_URG_READ) &&
 	    !smc_cursor_behind(&urg, cons)) {
-		conn->urg_state = SMC_URG_READ;
+		WRITE_ONCE(conn->urg_state, SMC_URG_NONE);
 		passed = true;
 	}
 	spin_unlock_bh(&conn->rx_lock);

@@ -213,9 +213,8 @@ static void smc_stream_skip_urg(struct smc_connection *conn)
 	struct msghdr m = {};
 
 	iov_iter_discard(&m.msg_iter, ITER_DEST, 1);
-	/* the writer waits for our cursor to pass urgent data (6.4) */
-	if (smc_rx_recv(conn, &m, 1, 0) == 1)
-		smc_rx_cons_update(conn, true);
+	/* passing the mark sends the cursor the writer waits for (6.4) */
+	smc_rx_recv(conn, &m, 1, 0);
 }
 
 /* recv(MSG_OOB): the urgent byte, as tcp_recv_urg() hands it out */

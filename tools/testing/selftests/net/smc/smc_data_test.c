@@ -5,9 +5,9 @@
  *
  *   smc_data_test server [--port P] [--host BINDADDR] [--family smc|inet|tcp]
  *		[--ipv6] [--daemon --result FILE] [--hook CMD]
- *		--size N --dir c2s|s2c|both [--seed S] [--expect-error]
+ *		--size N --dir c2s|s2c|both [--seed S] [--expect-error] [--oob]
  *   smc_data_test client --host ADDR --port P [--family smc|inet|tcp] [--ipv6]
- *		[--hook CMD] --size N --dir c2s|s2c|both [--seed S]
+ *		[--hook CMD] --size N --dir c2s|s2c|both [--seed S] [--oob]
  *   smc_data_test wait --result FILE [--kill]
  *
  * Both sides must be given the same --size, --dir and --seed.  Each
@@ -16,7 +16,9 @@
  * the receiver also checks that exactly --size bytes arrived.  With
  * --expect-error (fault tests) the connection must instead end in
  * ECONNABORTED, ECONNRESET or ETIMEDOUT, never in end of stream, and
- * every byte that arrived before must be right.
+ * every byte that arrived before must be right.  With --oob each
+ * sender first sends one urgent byte (MSG_OOB), which its receiver reads
+ * out of band; the stream then flows past the mark that byte left.
  */
 #define _GNU_SOURCE
 #include "smc_test_common.h"
@@ -70,6 +72,24 @@ static bool ended_by(int err, const char *how, const struct dir *tx,
 	return true;
 }
 
+/* --oob: one urgent byte each way the data goes, read out of band */
+static void urgent_byte(int fd, bool tx, bool rx)
+{
+	struct pollfd p = { .fd = fd, .events = POLLPRI };
+	char c;
+
+	if (tx)
+		EQ(send(fd, "U", 1, MSG_OOB | MSG_NOSIGNAL), 1);
+	if (!rx)
+		return;
+	if (OK(poll(&p, 1, opt.timeout * 1000)) != 1 ||
+	    !(p.revents & POLLPRI))
+		FAIL("no urgent data within %u s (revents 0x%x)", opt.timeout,
+		     p.revents);
+	EQ(recv(fd, &c, 1, MSG_OOB), 1);
+	EQ(c, 'U');
+}
+
 static void transfer(int fd, bool server)
 {
 	bool c2s = strcmp(opt.dir, "s2c"), s2c = strcmp(opt.dir, "c2s");
@@ -90,6 +110,8 @@ static void transfer(int fd, bool server)
 	tx.sum = 0xcbf29ce484222325ULL;	/* FNV-1a offset basis */
 	rx.sum = tx.sum;
 
+	if (opt.oob)
+		urgent_byte(fd, tx.total, rx.total);
 	OK(fcntl(fd, F_SETFL, OK(fcntl(fd, F_GETFL)) | O_NONBLOCK));
 	if (opt.expect_err) {
 		/* a fault test breaks things once this is out */
@@ -213,7 +235,7 @@ static void usage(void)
 		"usage: smc_data_test server [--port P] [--host BINDADDR] [--family smc|inet|tcp]\n"
 		"               [--ipv6] [--daemon --result FILE] [--hook CMD]\n"
 		"               --size N --dir c2s|s2c|both [--seed S] [--timeout S]\n"
-		"               [--expect-error]\n"
+		"               [--expect-error] [--oob]\n"
 		"       smc_data_test client --host ADDR --port P [options as server]\n"
 		"       smc_data_test wait --result FILE [--kill]\n");
 	exit(2);

@@ -74,6 +74,7 @@ struct opts {
 	int rcvbuf, sndbuf;	/* SO_RCVBUF/SO_SNDBUF if non-zero */
 	bool expect_err;	/* smc_data_test: must end in a reset/abort */
 	bool smcr;		/* the connection runs over SMC-R */
+	bool oob;		/* smc_data_test: an urgent byte leads */
 	bool verbose;
 };
 
@@ -645,6 +646,7 @@ static void parse_opts(int argc, char **argv)
 		{ "sndbuf",	required_argument, NULL, 'W' },
 		{ "expect-error", no_argument,	   NULL, 'E' },
 		{ "smcr",	no_argument,	   NULL, 'M' },
+		{ "oob",	no_argument,	   NULL, 'O' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ }
@@ -669,7 +671,7 @@ static void parse_opts(int argc, char **argv)
 	else
 		usage();
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "c:H:p:f:6dkr:x:t:s:D:S:n:R:W:EMvh", lo,
+	while ((c = getopt_long(argc, argv, "c:H:p:f:6dkr:x:t:s:D:S:n:R:W:EMOvh", lo,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -729,6 +731,9 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'M':
 			opt.smcr = true;
+			break;
+		case 'O':
+			opt.oob = true;
 			break;
 		case 'v':
 			opt.verbose = true;

@@ -54,11 +54,14 @@ cdc_rx_check()
 # shellcheck disable=SC2317,SC2034 # called through smc_lib_run; args by name
 run_data()
 {
-	local args=(--family smc --size "$2" --dir "$3" --seed 91 --timeout 240)
+	local args=(--family smc --size "$2" --dir "$3" --seed 91
+		    --timeout "${DATA_TIMEOUT:-240}")
 	local SMC_HOOK_RMBE=${4:-${SMC_HOOK_RMBE:-}}
-	local faults_l faults_p
+	local faults_l faults_p extra
 
 	[ -n "${4:-}" ] && args+=(--rcvbuf "$4")
+	read -ra extra <<<"${DATA_EXTRA:-}"
+	args+=("${extra[@]}")
 	export SMC_HOOK_RMBE
 	faults_l=$(cdc_rx_faults local)
 	faults_p=$(cdc_rx_faults peer)
@@ -99,6 +102,16 @@ check_seqno_switch()
 		return 1
 	}
 	echo "caught, as it must be across byte orders"
+}
+
+# run_data_oob <server host> <size> <dir> <RMB size>: run_data with an
+# urgent byte ahead of the data each way, read out of band; past 2^16
+# laps of a 16 KiB RMB a mark that was never cleared used to swallow a
+# byte of the stream
+# shellcheck disable=SC2317 # called through smc_lib_run
+run_data_oob()
+{
+	DATA_EXTRA=--oob run_data "$@"
 }
 
 # run_data_rmem <server host> <size> <dir> <net.smc.rmem>: the RMBs'
@@ -332,7 +345,7 @@ if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
 	sizes=(1)
 fi
 
-n=$((7 + ${#rmbs[@]} + ${#sizes[@]} + ${#cases[@]} + ${#reverse[@]}))
+n=$((8 + ${#rmbs[@]} + ${#sizes[@]} + ${#cases[@]} + ${#reverse[@]}))
 n=$((n + 5 + ${#v1_cases[@]} + ${#tcp_controls[@]}))
 [ "$have_distro" = 1 ] &&
 	n=$((n + 5 + 2 * ${#distro_cases[@]} + ${#distro_ours_client[@]}))
@@ -350,6 +363,8 @@ for r in "${rmbs[@]}"; do
 done
 smc_lib_run "data 1 MiB both RMB 1 MiB from net.smc.rmem B-client A-server" \
 	run_data_rmem local 1048576 both 1048576
+smc_lib_run "urgent byte, then data 1 MiB both RMB 16384 A-client B-server" \
+	run_data_oob peer 1048576 both 16384
 for z in "${sizes[@]}"; do
 	smc_lib_run "data $z bytes both A-client B-server" run_data peer "$z" both
 done
