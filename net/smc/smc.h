@@ -218,6 +218,8 @@ int smc_clc_send_decline(struct smc_sock *smc, u32 reason, u8 version);
 
 /* smc_handshake.c */
 #define SMC_CLC_WAIT_TIME	(6 * HZ)	/* Proposal, Accept, Confirm */
+/* SMC_LIMIT_HS: server handshakes per CPU that make a namespace congested */
+#define SMC_HS_CONGESTED	16
 extern struct workqueue_struct *smc_hs_wq;
 int smc_hs_init(void);
 void smc_hs_exit(void);
@@ -264,6 +266,7 @@ void smc_hs_cancel(struct smc_sock *smc);
 void smc_listen_init(struct smc_sock *smc);
 int smc_listen_start(struct smc_sock *smc);
 void smc_listen_stop(struct smc_sock *smc);
+void smc_listen_limit_hs(struct smc_sock *smc);
 __poll_t smc_listen_poll(struct smc_sock *smc);
 
 /* smc_ops.c */
@@ -291,6 +294,8 @@ void smc_stats_hs_err_inc(struct net *net, bool server);
 unsigned long smc_stats_hs_err_read(struct net *net, bool server);
 void smc_stats_smcr_inc(struct net *net, bool server, u8 version);
 unsigned long smc_stats_smcr_read(struct net *net, bool server, u8 version);
+void smc_stats_hs_serv_add(struct net *net, int delta);
+int smc_stats_hs_serv_read(const struct net *net);
 
 /* smc_sysctl.c */
 int smc_sysctl_init(void);

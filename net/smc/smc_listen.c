@@ -53,6 +53,7 @@ static void smc_listen_enqueue(struct smc_sock *lsmc, struct smc_sock *nsmc,
 	struct sock *lsk = &lsmc->sk;
 	bool queued = false;
 
+	smc_stats_hs_serv_add(sock_net(lsk), -1);
 	spin_lock_bh(&lsmc->accept_lock);
 	lsmc->hs_cnt--;
 	if (ok && READ_ONCE(lsk->sk_state) == SMC_LISTEN) {
@@ -160,6 +161,7 @@ static int smc_listen_take_one(struct smc_sock *lsmc)
 	spin_lock_bh(&lsmc->accept_lock);
 	lsmc->hs_cnt++;
 	spin_unlock_bh(&lsmc->accept_lock);
+	smc_stats_hs_serv_add(sock_net(lsk), 1);
 	queue_work(smc_hs_wq, &nsmc->hs_work);
 	return 0;
 }
@@ -237,10 +239,37 @@ int smc_listen_start(struct smc_sock *smc)
 		tcp_sk(clcsk)->syn_smc = 1;
 		release_sock(clcsk);
 	}
+	smc_listen_limit_hs(smc);
 	if (!list_empty(&smc->listen_wait.entry))
 		return 0;
 	add_wait_queue(sk_sleep(sk), &smc->listen_wait);
 	return 0;
+}
+
+/*
+ * SMC_LIMIT_HS: while more server handshakes run in the namespace than
+ * SMC_HS_CONGESTED per CPU, TCP answers SYNs without the SMC option and
+ * the new clients fall back (PEERNOSMC) instead of queueing behind them,
+ * as upstream does when its handshake workqueue is congested.  Runs in
+ * softirq, for the listening clcsk.
+ */
+static bool smc_listen_hs_congested(const struct sock *clcsk)
+{
+	return smc_stats_hs_serv_read(sock_net(clcsk)) >=
+	       SMC_HS_CONGESTED * num_online_cpus();
+}
+
+/**
+ * smc_listen_limit_hs() - apply SMC_LIMIT_HS to the listening clcsk
+ * @smc: SMC socket that listens or is about to
+ *
+ * Context: process context; the SMC sock lock is held.
+ */
+void smc_listen_limit_hs(struct smc_sock *smc)
+{
+	sock_owned_by_me(&smc->sk);
+	WRITE_ONCE(tcp_sk(smc->clcsock->sk)->smc_hs_congested,
+		   smc->limit_hs ? smc_listen_hs_congested : NULL);
 }
 
 /**

@@ -65,6 +65,8 @@ static int smc_setsockopt_smc(struct smc_sock *smc, int optname,
 
 	lock_sock(sk);
 	smc->limit_hs = !!val;
+	if (sk->sk_state == SMC_LISTEN)
+		smc_listen_limit_hs(smc);
 	release_sock(sk);
 	return 0;
 }

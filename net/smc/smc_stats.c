@@ -72,6 +72,8 @@ struct smc_net {
 	 */
 	u8		fback_order[2][SMC_FBACK_SLOTS];
 	atomic_t	fback_seen[2];
+	/* server handshakes running now, for SMC_LIMIT_HS */
+	atomic_t	hs_serv;
 };
 
 static unsigned int smc_net_id __read_mostly;
@@ -244,6 +246,34 @@ unsigned long smc_stats_smcr_read(struct net *net, bool server, u8 version)
 	struct smc_net *sn = net_generic(net, smc_net_id);
 
 	return atomic_long_read(&sn->smcr_succ[server][version >= SMC_CLC_V2]);
+}
+
+/**
+ * smc_stats_hs_serv_add() - a server handshake started (1) or ended (-1)
+ * @net: namespace of the listener
+ * @delta: 1 or -1
+ *
+ * Context: any context.
+ */
+void smc_stats_hs_serv_add(struct net *net, int delta)
+{
+	struct smc_net *sn = net_generic(net, smc_net_id);
+
+	atomic_add(delta, &sn->hs_serv);
+}
+
+/**
+ * smc_stats_hs_serv_read() - server handshakes running in a namespace
+ * @net: network namespace
+ *
+ * Context: any context.
+ * Return: the count.
+ */
+int smc_stats_hs_serv_read(const struct net *net)
+{
+	struct smc_net *sn = net_generic(net, smc_net_id);
+
+	return atomic_read(&sn->hs_serv);
 }
 
 /**

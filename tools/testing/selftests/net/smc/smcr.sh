@@ -175,6 +175,54 @@ run_burst()
 	return 1
 }
 
+# fallbacks <local|peer> <client|server> <code>: fallbacks for that
+# reason there, as smcr stats counts them
+# shellcheck disable=SC2317 # called from run_burst_limited
+fallbacks()
+{
+	smc_lib_on "$1" "$(smc_lib_q "$SMCR_TOOL" -j stats)" 2>/dev/null |
+		sed 's/},{/}\n{/g' | awk -v side="\"$2\"" -v code="\"$3\"" '
+		'"$SMC_LIB_AWK_FIELD"'
+		index($0, "\"side\":" side) && index($0, "\"code\":" code) {
+			n += field($0, "count")
+		}
+		END { print n + 0 }'
+}
+
+# run_burst_limited <case>: run_burst's 101 connections to a server on
+# the peer with net.smc.limit_smc_hs on there and each handshake held
+# 200 ms: past SMC_HS_CONGESTED handshakes per CPU the peer's SYN-ACKs
+# carry no SMC option, so some connections must fall back with
+# PEERNOSMC on both ends, and each one must be SMC-R or that fallback
+# shellcheck disable=SC2317 # called through smc_lib_run
+run_burst_limited()
+{
+	local delay=/sys/kernel/debug/smc/hs_serv_delay_ms rc n l0 p0 l1 p1
+	local fl0 fp0 fl1 fp1 peernosmc=0x03010000
+
+	l0=$(smcr_successes local) && p0=$(smcr_successes peer) || return 1
+	fl0=$(fallbacks local client "$peernosmc") || return 1
+	fp0=$(fallbacks peer server "$peernosmc") || return 1
+	smc_lib_on peer "sysctl -qw net.smc.limit_smc_hs=1 && echo 200 >$delay"
+	run_case peer "$1"
+	rc=$?
+	smc_lib_on peer "sysctl -qw net.smc.limit_smc_hs=0; echo 0 >$delay"
+	[ "$rc" = 0 ] || return 1
+	l1=$(smcr_successes local) && p1=$(smcr_successes peer) || return 1
+	fl1=$(fallbacks local client "$peernosmc") || return 1
+	fp1=$(fallbacks peer server "$peernosmc") || return 1
+	echo "SMC-R here $l0 -> $l1, on the peer $p0 -> $p1;" \
+		"PEERNOSMC fallbacks here $fl0 -> $fl1, on the peer $fp0 -> $fp1"
+	n=$((fp1 - fp0))
+	[ "$n" -gt 0 ] || { echo "FAIL no connection fell back"; return 1; }
+	[ "$((fl1 - fl0))" = "$n" ] || {
+		echo "FAIL the two ends count different fallbacks"; return 1; }
+	if [ "$((p1 - p0 + n))" != 101 ] || [ "$((l1 - l0 + n))" != 101 ]; then
+		echo "FAIL connections neither SMC-R nor PEERNOSMC"
+		return 1
+	fi
+}
+
 # the case runner for smc_sock_test case <name>
 case_fn()
 {
@@ -345,7 +393,7 @@ if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
 	sizes=(1)
 fi
 
-n=$((8 + ${#rmbs[@]} + ${#sizes[@]} + ${#cases[@]} + ${#reverse[@]}))
+n=$((9 + ${#rmbs[@]} + ${#sizes[@]} + ${#cases[@]} + ${#reverse[@]}))
 n=$((n + 5 + ${#v1_cases[@]} + ${#tcp_controls[@]}))
 [ "$have_distro" = 1 ] &&
 	n=$((n + 5 + 2 * ${#distro_cases[@]} + ${#distro_ours_client[@]}))
@@ -378,6 +426,8 @@ for c in "${tcp_controls[@]}"; do
 	smc_lib_run "$c over TCP, the control, A-client B-server" \
 		run_case_tcp peer "$c"
 done
+smc_lib_run "connect_close with limit_smc_hs on the server: congested, falls back" \
+	run_burst_limited connect_close
 smc_lib_run "CDC seqno in host order: caught exactly across byte orders" \
 	check_seqno_switch
 
