@@ -303,6 +303,27 @@ static struct smc_link_group *__smc_lgr_find(struct net *net,
 	return found;
 }
 
+/*
+ * Server groups whose first link is not confirmed yet.  Each holds a QP,
+ * CQs and buffers for up to the Confirm timeout, on the word of a peer
+ * not authenticated yet; upstream runs one such first contact at a time.
+ */
+static unsigned int smc_lgr_first_contacts(struct smc_lgr_net *ln)
+{
+	struct smc_link_group *lgr;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&ln->lock);
+	list_for_each_entry(lgr, &ln->list, list) {
+		spin_lock(&lgr->lock);
+		if (lgr->role == SMC_SERV && lgr->type == SMC_LGR_NONE &&
+		    !lgr->terminating && !lgr->torn_down)
+			n++;
+		spin_unlock(&lgr->lock);
+	}
+	return n;
+}
+
 /**
  * smc_lgr_create_unique() - a new server group, unless another one fits
  * @net: network namespace of the TCP connection
@@ -311,11 +332,14 @@ static struct smc_link_group *__smc_lgr_find(struct net *net,
  * Handshakes that found no group for the same peer would each create
  * one.  The new group is listed only if, under the list's lock, no
  * group with room and none pending for that peer has appeared since;
- * otherwise the caller looks again with smc_lgr_find_wait().
+ * otherwise the caller looks again with smc_lgr_find_wait().  At most
+ * SMC_LGR_FIRST_CONTACTS_MAX first contacts run at once in a namespace,
+ * so that a flood of them from (spoofed) peers cannot pin the device.
  *
  * Context: process context.
  * Return: the group, listed, with a reference for the caller;
- * ERR_PTR(-EAGAIN) when another group fits now; ERR_PTR(-ENOMEM).
+ * ERR_PTR(-EAGAIN) when another group fits now; ERR_PTR(-EBUSY) when
+ * the namespace runs as many first contacts as it may; ERR_PTR(-ENOMEM).
  */
 struct smc_link_group *smc_lgr_create_unique(struct net *net,
 					     const struct smc_lgr_match *m)
@@ -323,7 +347,7 @@ struct smc_link_group *smc_lgr_create_unique(struct net *net,
 	struct smc_lgr_net *ln = smc_lgr_net(net);
 	struct smc_link_group *lgr, *other;
 	struct smc_lgr_link *lnk;
-	bool pending = false;
+	bool pending = false, busy;
 
 	lgr = smc_lgr_alloc(net, m->role, m->smc_version, m->peer_systemid,
 			    m->vlan_id);
@@ -331,15 +355,17 @@ struct smc_link_group *smc_lgr_create_unique(struct net *net,
 		return ERR_PTR(-ENOMEM);
 	spin_lock_bh(&ln->lock);
 	other = smc_lgr_scan(ln, m, &lnk, &pending);
-	if (!other && !pending)
+	busy = !other && !pending &&
+	       smc_lgr_first_contacts(ln) >= SMC_LGR_FIRST_CONTACTS_MAX;
+	if (!other && !pending && !busy)
 		list_add_tail(&lgr->list, &ln->list);
 	spin_unlock_bh(&ln->lock);
-	if (!other && !pending)
+	if (!other && !pending && !busy)
 		return lgr;
 	if (other)
 		smc_lgr_put(other);
 	kfree(lgr);	/* never listed nor used */
-	return ERR_PTR(-EAGAIN);
+	return ERR_PTR(busy ? -EBUSY : -EAGAIN);
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_lgr_create_unique);
 

@@ -12,6 +12,8 @@
 #include "smc_core.h"
 
 #define SMC_LGR_REASON_FREE	SMC_LLC_DEL_PROG_INIT_TERM
+/* server first contacts a namespace runs at once (smc_lgr_create_unique) */
+#define SMC_LGR_FIRST_CONTACTS_MAX	16
 
 /**
  * struct smc_lgr_match - what a connection needs of a link group to reuse it

@@ -531,12 +531,56 @@ static void smc_lgr_llc_peer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smc_lgr_count(&init_net), 2);
 }
 
+/*
+ * First contacts from as many (spoofable) peers as there may be run at
+ * once; one more is refused until one of them ends.
+ */
+static void smc_lgr_first_contact_cap(struct kunit *test)
+{
+	struct smc_link_group *lgrs[SMC_LGR_FIRST_CONTACTS_MAX + 1] = {};
+	u8 sysid[SMC_LGR_FIRST_CONTACTS_MAX + 1][SMC_SYSTEMID_LEN] = {};
+	struct smc_lgr_match m = {
+		.role = SMC_SERV,
+		.smc_version = SMC_CLC_V2,
+	};
+	struct smc_link_group *more;
+	int i;
+
+	for (i = 0; i <= SMC_LGR_FIRST_CONTACTS_MAX; i++) {
+		sysid[i][0] = 0x40;
+		sysid[i][7] = i;
+		m.peer_systemid = sysid[i];
+		lgrs[i] = smc_lgr_create_unique(&init_net, &m);
+		if (IS_ERR(lgrs[i]))
+			break;
+	}
+	KUNIT_EXPECT_EQ(test, i, SMC_LGR_FIRST_CONTACTS_MAX);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(lgrs[i]), -EBUSY);
+	lgrs[i] = NULL;
+	/* one ends: the next first contact runs */
+	smc_lgr_terminate(lgrs[0], 0);
+	smc_lgr_put(lgrs[0]);
+	lgrs[0] = NULL;
+	m.peer_systemid = sysid[SMC_LGR_FIRST_CONTACTS_MAX];
+	more = smc_lgr_create_unique(&init_net, &m);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(more));
+	if (!IS_ERR(more))
+		lgrs[0] = more;
+	for (i = 0; i <= SMC_LGR_FIRST_CONTACTS_MAX; i++) {
+		if (IS_ERR_OR_NULL(lgrs[i]))
+			continue;
+		smc_lgr_terminate(lgrs[i], 0);
+		smc_lgr_put(lgrs[i]);
+	}
+}
+
 static struct kunit_case smc_lgr_cases[] = {
 	KUNIT_CASE(smc_lgr_confirm),
 	KUNIT_CASE(smc_lgr_rkey),
 	KUNIT_CASE(smc_lgr_rmb_limit),
 	KUNIT_CASE(smc_lgr_conns),
 	KUNIT_CASE(smc_lgr_terminate_up),
+	KUNIT_CASE(smc_lgr_first_contact_cap),
 	KUNIT_CASE(smc_lgr_buf_reg_fails),
 	KUNIT_CASE(smc_lgr_idle_free),
 	KUNIT_CASE(smc_lgr_llc_peer),
