@@ -410,6 +410,11 @@ void smc_cdc_rx_handler(struct smc_link *wrlnk, const u8 *buf,
 	    !smc_cdc_rx_conn(conn, st, &m, &got, &freed, &new_flags))
 		goto out;
 
+	/* once per urgent byte (its flags come on one CDC), before a reader
+	 * that polls for it wakes up
+	 */
+	if (m.prod_flags & SMC_CDC_PROD_URG_PRESENT)
+		conn->ops->urgent(conn);
 	if (got)
 		conn->ops->data_ready(conn);
 	if (m.prod_flags & SMC_CDC_PROD_CONS_UPD_REQ) {

@@ -103,6 +103,7 @@ struct smc_cdc_stats {
  * @write_space: send buffer space was freed (smc_tx_sendmsg() can)
  * @state_change: the peer sent new connection flags (done writing,
  *	closed, abort) or urgent data, or sending failed
+ * @urgent: an urgent byte arrived (once per byte, for SIGURG)
  *
  * All but @hold/@put may run in softirq context with no lock held.
  */
@@ -112,6 +113,7 @@ struct smc_conn_ops {
 	void (*data_ready)(struct smc_connection *conn);
 	void (*write_space)(struct smc_connection *conn);
 	void (*state_change)(struct smc_connection *conn);
+	void (*urgent)(struct smc_connection *conn);
 };
 
 /* bits in smc_connection.tx_flags */

@@ -98,6 +98,7 @@ static const struct smc_conn_ops dt_conn_ops = {
 	.data_ready = dt_event,
 	.write_space = dt_event,
 	.state_change = dt_event,
+	.urgent = dt_event,
 };
 
 static void dt_link_down(struct smc_link *lnk, enum ib_wc_status status)

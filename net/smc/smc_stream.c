@@ -63,12 +63,14 @@ static void smc_stream_state_change(struct smc_connection *conn)
 	struct smc_sock *smc = smc_of_conn(conn);
 	struct sock *sk = &smc->sk;
 
-	/* urgent data announced: SIGURG to the owner, as TCP sends it */
-	if (READ_ONCE(conn->urg_state) == SMC_URG_VALID ||
-	    READ_ONCE(conn->urg_state) == SMC_URG_PENDING)
-		sk_send_sigurg(sk);
 	sk->sk_state_change(sk);
 	smc_close_schedule(smc);
+}
+
+/* SIGURG to the owner once per urgent byte, as TCP sends it */
+static void smc_stream_urgent(struct smc_connection *conn)
+{
+	sk_send_sigurg(&smc_of_conn(conn)->sk);
 }
 
 const struct smc_conn_ops smc_sock_conn_ops = {
@@ -77,6 +79,7 @@ const struct smc_conn_ops smc_sock_conn_ops = {
 	.data_ready	= smc_stream_data_ready,
 	.write_space	= smc_stream_write_space,
 	.state_change	= smc_stream_state_change,
+	.urgent		= smc_stream_urgent,
 };
 
 /* may more data still arrive for the reader? */

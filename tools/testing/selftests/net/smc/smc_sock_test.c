@@ -829,7 +829,7 @@ static volatile sig_atomic_t got_urg;
 static void on_urg(int sig)
 {
 	(void)sig;
-	got_urg = 1;
+	got_urg++;
 }
 
 static void oob_server(int lfd)
@@ -887,6 +887,46 @@ static void oob_client_common(bool inline_oob)
 	send_byte(fd, 'n');
 	recv_all(fd, buf, 2);
 	CHECK(!memcmp(buf, "de", 2), "after the mark read '%.2s'", buf);
+	close(fd);
+}
+
+/*
+ * One SIGURG per urgent byte, as TCP sends it: not again when the peer
+ * shuts down while the byte is still unread.
+ */
+static void oob_signal_server(int lfd)
+{
+	int fd = server_accept(lfd);
+
+	set_nodelay(fd);
+	send_all(fd, "ab", 2);
+	EQ(send(fd, "c", 1, MSG_OOB), 1);
+	OK(shutdown(fd, SHUT_WR));
+	expect_byte(fd, 'n');
+	server_finish(fd);
+}
+
+static void oob_signal_client(void)
+{
+	struct sigaction sa = { .sa_handler = on_urg };
+	int fd = xconnect_to(opt.port);
+	char buf[8];
+
+	got_urg = 0;
+	sigaction(SIGURG, &sa, NULL);
+	OK(fcntl(fd, F_SETOWN, getpid()));
+	handshake_client(fd);
+	/* the shutdown arrived after the urgent byte, which is unread */
+	CHECK(xpoll(fd, POLLRDHUP, WAIT_MS) & POLLRDHUP, "no POLLRDHUP");
+	CHECK(xpoll(fd, POLLPRI, 0) & POLLPRI, "no POLLPRI");
+	EQ(got_urg, 1);
+	EQ(recv(fd, buf, 1, MSG_OOB), 1);
+	EQ(buf[0], 'c');
+	EQ(read(fd, buf, sizeof(buf)), 2);
+	CHECK(!memcmp(buf, "ab", 2), "read '%.2s'", buf);
+	EQ(read(fd, buf, sizeof(buf)), 0);
+	EQ(got_urg, 1);
+	send_byte(fd, 'n');
 	close(fd);
 }
 
@@ -1917,6 +1957,7 @@ static const struct tcase cases[] = {
 	{ "listen",		NULL, listen_server, listen_client },
 	{ "oob",		NULL, oob_server, oob_client },
 	{ "oob_inline",		NULL, oob_server, oob_inline_client },
+	{ "oob_signal",		NULL, oob_signal_server, oob_signal_client },
 	{ "peek",		NULL, peek_server, peek_client },
 	{ "poll",		NULL, poll_server, poll_client },
 	{ "poll_err",		NULL, poll_err_server, poll_err_client },

@@ -364,9 +364,9 @@ reverse=(linger0 oob poll rw shutdown_wr splice)
 # linger0 runs between our modules only, and so does connect_abort,
 # 100 clients that close with SO_LINGER 0.
 distro_cases=(rw shutdown_wr poll oob_inline connect_close)
-distro_ours_client=(oob)
+distro_ours_client=(oob oob_signal)
 # cases whose TCP behaviour is not obvious also run over TCP, as control
-tcp_controls=(close_unread disconnect)
+tcp_controls=(close_unread disconnect oob_signal)
 have_distro=0 distro_skip=
 case $(smc_lib_distro_state) in
 yes)	have_distro=1 ;;
