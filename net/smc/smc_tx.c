@@ -271,6 +271,14 @@ void smc_tx_work(struct work_struct *work)
 	struct smc_wr_tx_slot *slot = NULL;
 	int rc;
 
+	/*
+	 * smc_tx_sched() tests STOPPED without send_lock: a push racing
+	 * smc_conn_data_stop() can queue us after its cancel, when the
+	 * connection may have left its link group and @conn->lnk with it.
+	 * STOPPED was set before that cancel, so it is seen here.
+	 */
+	if (test_bit(SMC_TX_STOPPED, &conn->tx_flags))
+		goto out;
 	rc = smc_wr_send_slot_get(&conn->lnk->wr, &slot, SMC_WR_SEND_WAIT);
 	if (rc) {
 		smc_wr_stalled(&conn->lnk->wr, rc);
