@@ -64,6 +64,7 @@ enum {
 	SMC_SOCK_SMCR,		/* data goes over SMC-R: @conn is live */
 	SMC_SOCK_ORPHAN_HELD,	/* released, the close protocol holds it */
 	SMC_SOCK_CONN_DONE,	/* @conn left its link group */
+	SMC_SOCK_RELEASING,	/* close() began: no handshake starts now */
 };
 
 /**

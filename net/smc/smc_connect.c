@@ -113,6 +113,9 @@ void smc_connect_tcp_done(struct smc_sock *smc)
 {
 	struct sock *sk = &smc->sk;
 
+	/* close() raced the SYN-ACK: it frees the clcsock, nothing starts */
+	if (test_bit(SMC_SOCK_RELEASING, &smc->flags))
+		return;
 	if (test_bit(SMC_SOCK_MODE_DECIDED, &smc->flags)) {
 		WRITE_ONCE(sk->sk_state, SMC_ACTIVE);
 		return;

@@ -309,6 +309,18 @@ int smc_sock_release(struct socket *sock)
 	smc = smc_sk(sk);
 
 	/*
+	 * A SYN-ACK from now on must not start a handshake that would
+	 * outlive the clcsock: the callbacks test the bit under this lock,
+	 * so one that started a handshake before is seen by the cancel.
+	 */
+	if (smc->clcsock) {
+		struct sock *clcsk = smc->clcsock->sk;
+
+		write_lock_bh(&clcsk->sk_callback_lock);
+		set_bit(SMC_SOCK_RELEASING, &smc->flags);
+		write_unlock_bh(&clcsk->sk_callback_lock);
+	}
+	/*
 	 * A handshake still running may yet set up an SMC-R connection:
 	 * only once it has ended does the mode say how to close.
 	 */
