@@ -130,6 +130,35 @@ static struct smc_buf_desc *smc_buf_alloc(struct smc_link_group *lgr,
 	return desc;
 }
 
+/*
+ * How long an RMB we aborted on is kept from reuse: the peer stops
+ * writing once it has our ABORT, and what it posted before lands within
+ * its RC retries (SMC_WR_QP_RETRY of about 134 ms each).  A path dead
+ * for longer ends the link group, and its buffers with it.
+ */
+#define SMC_BUF_QUARANTINE_TIME	(2 * HZ)
+
+/* take @desc if it is free and out of quarantine */
+static bool smc_buf_claim(struct smc_buf_desc *desc)
+{
+	unsigned long end;
+
+	if (test_and_set_bit(SMC_BUF_USED, &desc->used))
+		return false;
+	/* read after the claim, which orders it after the owner's put */
+	end = READ_ONCE(desc->quarantine_end);
+	if (!end)
+		return true;
+	if (time_before(jiffies, end)) {
+		clear_bit_unlock(SMC_BUF_USED, &desc->used);
+		return false;
+	}
+	/* what landed late is none of the new owner's data */
+	memset(desc->cpu_addr, 0, desc->len);
+	desc->quarantine_end = 0;
+	return true;
+}
+
 /* any free buffer of @lists, the largest first */
 static struct smc_buf_desc *smc_buf_take_free(struct smc_link_group *lgr,
 					      struct list_head *lists)
@@ -140,7 +169,7 @@ static struct smc_buf_desc *smc_buf_take_free(struct smc_link_group *lgr,
 	lockdep_assert_held(&lgr->bufs_lock);
 	for (i = SMC_BUF_COMP_SLOTS - 1; i >= 0; i--)
 		list_for_each_entry(desc, &lists[i], list)
-			if (!test_and_set_bit(SMC_BUF_USED, &desc->used))
+			if (smc_buf_claim(desc))
 				return desc;
 	return NULL;
 }
@@ -182,7 +211,7 @@ struct smc_buf_desc *smc_buf_get(struct smc_link_group *lgr, bool is_rmb,
 	mutex_lock(&lgr->bufs_lock);
 	do {
 		list_for_each_entry(desc, &lists[comp], list) {
-			if (!test_and_set_bit(SMC_BUF_USED, &desc->used))
+			if (smc_buf_claim(desc))
 				goto out;
 		}
 		if (is_rmb && lgr->rmbs_num >= SMC_RMBS_PER_LGR_MAX) {
@@ -258,6 +287,22 @@ void smc_buf_put(struct smc_link_group *lgr, struct smc_buf_desc *desc)
 	clear_bit_unlock(SMC_BUF_USED, &desc->used);
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_buf_put);
+
+/**
+ * smc_buf_quarantine() - keep an RMB from reuse for a while
+ * @desc: an RMB of a connection that aborted, about to be put back
+ *
+ * After our ABORT the peer may still have RDMA WRITEs into it in flight;
+ * they must not land in a new connection's data.
+ *
+ * Context: any context; the connection's owner, before smc_buf_put().
+ */
+void smc_buf_quarantine(struct smc_buf_desc *desc)
+{
+	WRITE_ONCE(desc->quarantine_end,
+		   (jiffies + SMC_BUF_QUARANTINE_TIME) | 1);
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_buf_quarantine);
 
 /**
  * smc_buf_reg_link() - register the group's buffers on a link

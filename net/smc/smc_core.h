@@ -195,6 +195,8 @@ struct smc_lgr_link {
  *	rkey fixed)
  * @live: RMB: bit i set once its MR is valid on link i (IB_WR_REG_MR)
  * @confirmed: RMB: announced to the peer (first contact, CONFIRM_RKEY)
+ * @quarantine_end: RMB: not reused before this time (jiffies; 0: none),
+ *	as the peer may still write into it (smc_buf_quarantine())
  */
 struct smc_buf_desc {
 	struct list_head	list;
@@ -208,6 +210,7 @@ struct smc_buf_desc {
 	unsigned long		regd;
 	unsigned long		live;
 	bool			confirmed;
+	unsigned long		quarantine_end;
 };
 
 /**

@@ -91,6 +91,7 @@ int smc_llc_send_delete_all(struct smc_link_group *lgr, bool orderly,
 struct smc_buf_desc *smc_buf_get(struct smc_link_group *lgr, bool is_rmb,
 				 unsigned int size);
 void smc_buf_put(struct smc_link_group *lgr, struct smc_buf_desc *desc);
+void smc_buf_quarantine(struct smc_buf_desc *desc);
 int smc_buf_reg_link(struct smc_lgr_link *lnk);
 void smc_buf_unreg_link(struct smc_lgr_link *lnk);
 void smc_buf_free_all(struct smc_link_group *lgr);

@@ -366,6 +366,38 @@ static void smc_lgr_rmb_limit(struct kunit *test)
 	smc_buf_put(c->serv, small);
 }
 
+/*
+ * An RMB we aborted on: the peer's late WRITEs may still land, so it is
+ * not handed out again before its quarantine ends, and then zeroed.
+ */
+static void smc_lgr_rmb_quarantine(struct kunit *test)
+{
+	struct lgrt_ctx *c = test->priv;
+	struct smc_buf_desc *rmb, *other, *got;
+
+	lgrt_pair_up(test, SMC_CLC_V2);
+	rmb = smc_buf_get(c->serv, true, SMC_BUF_MIN_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, rmb);
+	rmb->confirmed = true;
+	smc_buf_quarantine(rmb);
+	smc_buf_put(c->serv, rmb);
+	/* a late WRITE of the aborted connection */
+	memset(rmb->cpu_addr, 0x5a, 64);
+	other = smc_buf_get(c->serv, true, SMC_BUF_MIN_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	KUNIT_EXPECT_PTR_NE(test, other, rmb);
+	other->confirmed = true;
+	/* the quarantine is over: handed out again, and zeroed */
+	WRITE_ONCE(rmb->quarantine_end, (jiffies - 1) | 1);
+	got = smc_buf_get(c->serv, true, SMC_BUF_MIN_SIZE);
+	KUNIT_EXPECT_PTR_EQ(test, got, rmb);
+	KUNIT_EXPECT_NULL(test, memchr_inv(rmb->cpu_addr, 0, rmb->len));
+	KUNIT_EXPECT_EQ(test, rmb->quarantine_end, 0UL);
+	if (got)
+		smc_buf_put(c->serv, got);
+	smc_buf_put(c->serv, other);
+}
+
 /* alert tokens: nonzero and unique; the group's connection limit */
 static void smc_lgr_conns(struct kunit *test)
 {
@@ -578,6 +610,7 @@ static struct kunit_case smc_lgr_cases[] = {
 	KUNIT_CASE(smc_lgr_confirm),
 	KUNIT_CASE(smc_lgr_rkey),
 	KUNIT_CASE(smc_lgr_rmb_limit),
+	KUNIT_CASE(smc_lgr_rmb_quarantine),
 	KUNIT_CASE(smc_lgr_conns),
 	KUNIT_CASE(smc_lgr_terminate_up),
 	KUNIT_CASE(smc_lgr_first_contact_cap),
