@@ -63,6 +63,13 @@ EXPORT_SYMBOL_IF_KUNIT(smc_wr_link_down);
 
 /* --- send slots ----------------------------------------------------------- */
 
+/* a holder posted its slot or put it back */
+static void smc_wr_slot_unhold(struct smc_link *lnk)
+{
+	if (atomic_dec_and_test(&lnk->slot_holders))
+		wake_up(&lnk->drain_wait);
+}
+
 static void smc_wr_slot_release(struct smc_link *lnk,
 				struct smc_wr_tx_slot *slot)
 {
@@ -100,12 +107,23 @@ static int smc_wr_slot_try(struct smc_link *lnk, struct smc_wr_tx_slot **slot)
 {
 	unsigned int idx;
 
-	if (test_bit(SMC_WR_LINK_DOWN, &lnk->flags))
+	atomic_inc(&lnk->slot_holders);
+	/*
+	 * Counted before LINK_DOWN is read, and the destroy sets LINK_DOWN
+	 * before it reads the count (both with a full barrier): either we
+	 * see the link down, or the destroy waits for us.
+	 */
+	smp_mb__after_atomic();
+	if (test_bit(SMC_WR_LINK_DOWN, &lnk->flags)) {
+		smc_wr_slot_unhold(lnk);
 		return -ENOLINK;
+	}
 	for (;;) {
 		idx = find_first_zero_bit(lnk->tx_mask, lnk->send_cnt);
-		if (idx >= lnk->send_cnt)
+		if (idx >= lnk->send_cnt) {
+			smc_wr_slot_unhold(lnk);
 			return -EBUSY;
+		}
 		if (!test_and_set_bit_lock(idx, lnk->tx_mask))
 			break;
 	}
@@ -195,11 +213,13 @@ EXPORT_SYMBOL_IF_KUNIT(smc_wr_send_slot_get_nowait);
 void smc_wr_send_slot_put(struct smc_link *lnk, struct smc_wr_tx_slot *slot)
 {
 	smc_wr_slot_release(lnk, slot);
+	smc_wr_slot_unhold(lnk);
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_wr_send_slot_put);
 
-static int smc_wr_post_slot(struct smc_link *lnk, struct smc_wr_tx_slot *slot,
-			    smc_wr_tx_done_t done, void *priv)
+static int __smc_wr_post_slot(struct smc_link *lnk,
+			      struct smc_wr_tx_slot *slot,
+			      smc_wr_tx_done_t done, void *priv)
 {
 	int rc;
 
@@ -223,6 +243,16 @@ static int smc_wr_post_slot(struct smc_link *lnk, struct smc_wr_tx_slot *slot,
 		smc_wr_put(lnk);
 		smc_wr_link_down(lnk, IB_WC_GENERAL_ERR);
 	}
+	return rc;
+}
+
+/* posted or given back: either way its holder is done with the slot */
+static int smc_wr_post_slot(struct smc_link *lnk, struct smc_wr_tx_slot *slot,
+			    smc_wr_tx_done_t done, void *priv)
+{
+	int rc = __smc_wr_post_slot(lnk, slot, done, priv);
+
+	smc_wr_slot_unhold(lnk);
 	return rc;
 }
 
@@ -337,6 +367,7 @@ int smc_wr_send_v2(struct smc_link *lnk, struct smc_wr_tx_slot *slot,
 
 	if (!slot->v2 || len < SMC_WR_TX_SIZE || len > SMC_WR_BUF_V2_SIZE) {
 		smc_wr_slot_release(lnk, slot);
+		smc_wr_slot_unhold(lnk);
 		return -EINVAL;
 	}
 	inl = lnk->tx_inline && len <= lnk->tx_max_inline;
@@ -1235,6 +1266,19 @@ void smc_wr_link_destroy(struct smc_link *lnk)
 	/* a teardown is no link failure for the upper layer */
 	set_bit(SMC_WR_LINK_DOWN_SENT, &lnk->flags);
 	wake_up_all(&lnk->tx_wait);
+	/*
+	 * A task between taking a slot and posting or putting it back
+	 * (LLC work, tx_work; preemptible) still writes into the slot
+	 * arrays: wait for it.  New takers see LINK_DOWN (ordered by the
+	 * barrier both sides pass) and take none.
+	 */
+	smp_mb__after_atomic();
+	if (!wait_event_timeout(lnk->drain_wait,
+				!atomic_read(&lnk->slot_holders),
+				SMC_WR_DRAIN_WAIT))
+		pr_warn_ratelimited("smc: %s: %d send slots still held at teardown\n",
+				    lnk->ibdev ? dev_name(&lnk->ibdev->dev) : "?",
+				    atomic_read(&lnk->slot_holders));
 	if (lnk->qp && lnk->qp_state != SMC_WR_QP_RESET &&
 	    !ib_modify_qp(lnk->qp, &attr, IB_QP_STATE))
 		WRITE_ONCE(lnk->qp_state, SMC_WR_QP_ERR);

@@ -227,12 +227,14 @@ enum {
  * @reg_status: its status
  * @reg_orphan: a registration that timed out, freed at teardown
  * @wr_pending: 1 + posted WRs whose completion has not run yet
- * @drain_wait: woken when @wr_pending drops
+ * @slot_holders: send slots taken and neither posted nor put back yet
+ * @drain_wait: woken when @wr_pending or @slot_holders drops
  * @stats: drop counters
  *
- * Lifetime rule: every posted WR holds a count in @wr_pending, so
- * smc_wr_link_destroy() frees nothing a completion touches while a
- * completion can still run.  The link-group layer embeds this struct
+ * Lifetime rule: every posted WR holds a count in @wr_pending, and
+ * every taken slot one in @slot_holders until it is posted or put back,
+ * so smc_wr_link_destroy() frees nothing a completion or a slot's
+ * holder touches while either can still run.  The link-group layer embeds this struct
  * and must not free it before smc_wr_link_destroy() has returned.
  */
 struct smc_link {
@@ -280,6 +282,7 @@ struct smc_link {
 	struct smc_wr_mr reg_orphan;
 
 	atomic_t wr_pending;
+	atomic_t slot_holders;
 	wait_queue_head_t drain_wait;
 	struct smc_wr_stats stats;
 };

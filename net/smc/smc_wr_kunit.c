@@ -78,6 +78,8 @@ struct wrt_ctx {
 	struct wrt_side a;
 	struct wrt_side b;
 	struct wrt_pin pin;
+	struct work_struct destroy_work;	/* destroys A's link */
+	struct completion destroyed;
 };
 
 /* wait for a condition the receive or completion callbacks make true */
@@ -595,6 +597,41 @@ static void smc_wr_teardown(struct kunit *test)
 			-ENOLINK);
 }
 
+static void wrt_destroy_work(struct work_struct *work)
+{
+	struct wrt_ctx *c = container_of(work, struct wrt_ctx, destroy_work);
+
+	smc_wr_link_destroy(&c->a.lnk);
+	complete(&c->destroyed);
+}
+
+/*
+ * Teardown waits for a task that took a send slot and has neither
+ * posted nor put it back: it still writes into the slot arrays.
+ */
+static void smc_wr_teardown_holder(struct kunit *test)
+{
+	struct wrt_ctx *c = test->priv;
+	struct smc_wr_tx_slot *slot;
+
+	wrt_pair_up(test, true, 0);
+	KUNIT_ASSERT_EQ(test,
+			smc_wr_send_slot_get_nowait(&c->a.lnk, &slot), 0);
+	init_completion(&c->destroyed);
+	INIT_WORK(&c->destroy_work, wrt_destroy_work);
+	schedule_work(&c->destroy_work);
+	/* still held: the destroy must not get past it */
+	KUNIT_EXPECT_EQ(test,
+			wait_for_completion_timeout(&c->destroyed, HZ / 2), 0);
+	memset(smc_wr_slot_buf(slot), 0, SMC_WR_TX_SIZE);
+	smc_wr_send_slot_put(&c->a.lnk, slot);
+	KUNIT_EXPECT_GT(test,
+			wait_for_completion_timeout(&c->destroyed, WRT_WAIT), 0);
+	flush_work(&c->destroy_work);
+	c->a.created = false;
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->a.lnk.slot_holders), 0);
+}
+
 /* creation failures undo themselves; a second destroy is harmless */
 static void smc_wr_create_errors(struct kunit *test)
 {
@@ -629,6 +666,7 @@ static struct kunit_case smc_wr_cases[] = {
 	KUNIT_CASE(smc_wr_rdma),
 	KUNIT_CASE(smc_wr_v2_large),
 	KUNIT_CASE(smc_wr_teardown),
+	KUNIT_CASE(smc_wr_teardown_holder),
 	KUNIT_CASE(smc_wr_create_errors),
 	{}
 };
