@@ -63,10 +63,15 @@ EXPORT_SYMBOL_IF_KUNIT(smc_wr_link_down);
 
 /* --- send slots ----------------------------------------------------------- */
 
-/* a holder posted its slot or put it back */
+/*
+ * A holder posted its slot or put it back.  Only a destroy waits for the
+ * count, after it set LINK_DOWN: the fully ordered decrement reads that
+ * bit after it, so a send on a live link pays no wake-up.
+ */
 static void smc_wr_slot_unhold(struct smc_link *lnk)
 {
-	if (atomic_dec_and_test(&lnk->slot_holders))
+	if (atomic_dec_and_test(&lnk->slot_holders) &&
+	    test_bit(SMC_WR_LINK_DOWN, &lnk->flags))
 		wake_up(&lnk->drain_wait);
 }
 
