@@ -89,12 +89,12 @@ static void smc_conn_put_bufs(struct smc_connection *conn,
 {
 	if (conn->sndbuf_desc)
 		smc_buf_put(lgr, conn->sndbuf_desc);
-	/* we aborted: the peer's WRITEs may still be on their way */
-	if (conn->rmb_desc &&
-	    (conn->local_tx_ctrl.conn_flags & SMC_CDC_CONN_ABORT))
-		smc_buf_quarantine(conn->rmb_desc);
-	if (conn->rmb_desc)
+	if (conn->rmb_desc) {
+		/* we aborted: the peer's WRITEs may still be on their way */
+		if (conn->local_tx_ctrl.conn_flags & SMC_CDC_CONN_ABORT)
+			smc_buf_quarantine(conn->rmb_desc);
 		smc_buf_put(lgr, conn->rmb_desc);
+	}
 	conn->sndbuf_desc = NULL;
 	conn->rmb_desc = NULL;
 }
