@@ -10,8 +10,11 @@
 # CHROOT_BIND="DIR ..." also binds each DIR at the same path inside the
 # chroot (the debug kernel's build tree under the cache, for example).
 # SMC_CHROOT=DIR in the environment names the chroot directly, for
-# setup.sh, which runs before the env file exists.
+# setup.sh, which runs before the env file exists.  A make inside runs
+# SMC_JOBS jobs at once (default: one per CPU): kbuild with M= is serial
+# otherwise.
 set -euo pipefail
+JOBS=${SMC_JOBS:-$(nproc)}
 KVER=${KVER:-6.12}
 CACHE=${SMC_CACHE:-$HOME/.cache/smc-r}
 if [ -z "${SMC_CHROOT:-}" ]; then
@@ -27,7 +30,7 @@ rel=${PWD#"$top"}
 # shellcheck disable=SC2016
 exec unshare -m --propagation private /bin/sh -c '
 	set -e
-	root=$1; top=$2; rel=$3; binds=$4; shift 4
+	root=$1; top=$2; rel=$3; binds=$4; jobs=$5; shift 5
 	mount --bind "$top" "$root/src"
 	for d in $binds; do
 		mkdir -p "$root$d"
@@ -36,5 +39,5 @@ exec unshare -m --propagation private /bin/sh -c '
 	mount -t proc proc "$root/proc"
 	mount --bind /dev "$root/dev"
 	exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-		HOME=/root LANG=C.UTF-8 /bin/sh -c "cd \"/src$rel\" && exec \"\$@\"" sh "$@"
-' sh "$SMC_CHROOT" "$top" "$rel" "${CHROOT_BIND:-}" "$@"
+		HOME=/root LANG=C.UTF-8 MAKEFLAGS="-j$jobs" /bin/sh -c "cd \"/src$rel\" && exec \"\$@\"" sh "$@"
+' sh "$SMC_CHROOT" "$top" "$rel" "${CHROOT_BIND:-}" "$JOBS" "$@"
