@@ -16,7 +16,9 @@
 # reference: it must answer as we expect of ours (it closes instead of
 # resetting after a bad message it read completely, and with RoCE ports
 # and the UEID in common it answers SMC-Rv2 with an Accept), which shows
-# that ours answers as upstream does.
+# that ours answers as upstream does.  SMC_SELFTEST_QUICK=1 (the slow
+# debug kernel, which checks our parser for memory errors) leaves the
+# reference out: the stock kernel's run holds ours to it.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -82,6 +84,7 @@ cases=(bad-eyecatcher accept-not-proposal version-0 length-below-header
        v1-same-subnet)
 
 remote_cases=("${cases[@]}" v2-common-ueid)
+[ -n "${SMC_SELFTEST_QUICK:-}" ] && remote_cases=()
 if smc_lib_single_host ||
    ! smc_lib_peer "modinfo -F filename smc" >/dev/null 2>&1; then
 	smc_lib_bail_fail "needs a peer host with the distribution smc module"
@@ -98,6 +101,7 @@ smc_lib_run "clc: v2-common-ueid" peer v2-common-ueid
 "$tools/smcr" ueid flush >/dev/null
 
 # the reference: the distro smc.ko on the peer, with the UEID in common
+[ "${#remote_cases[@]}" -gt 0 ] || smc_lib_exit
 trap 'smc_lib_mod peer ensure ours >/dev/null 2>&1' EXIT
 smc_lib_require_mod peer distro
 smc_lib_peer "$(smc_lib_q "$tools/smcr" ueid add SMC-SELFTEST-UEID)" \

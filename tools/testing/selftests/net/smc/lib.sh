@@ -24,6 +24,9 @@
 #                            (default: see smc_lib_expect)
 #   SMC_SELFTEST_QUICK       1: tests that know it run a smaller set of
 #                            cases (the rig's slow debug kernel)
+#   SMC_SELFTEST_SECONDARY   1: this run repeats the stock x86_64 one on
+#                            another kernel or byte order; tests that
+#                            know it leave out what depends on neither
 #   SMCSS                    smcss binary (default: tools/smc/smcss)
 
 SMC_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
