@@ -2,7 +2,7 @@
 /*
  * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
  *
- * /sys/kernel/debug/smc/: read-only diagnostics (cdc_rx, ib_select,
+ * /sys/kernel/debug/smc/: read-only diagnostics (cdc_rx, llc_rx, ib_select,
  * pnetid), and in a test build the test hooks and fault switches
  * (smc_test_hooks.c).  Without debugfs these calls do nothing and the
  * module works as usual.
@@ -13,6 +13,7 @@
 #include "smc.h"
 #include "smc_data.h"
 #include "smc_ib.h"
+#include "smc_lgr.h"
 #include "smc_test_hooks.h"
 
 static struct dentry *smc_debugfs_root;
@@ -28,6 +29,7 @@ void smc_debugfs_init(void)
 {
 	smc_debugfs_root = debugfs_create_dir("smc", NULL);
 	smc_cdc_debugfs_init(smc_debugfs_root);
+	smc_llc_debugfs_init(smc_debugfs_root);
 	smc_ib_debugfs_init(smc_debugfs_root);
 	smc_test_hooks_init(smc_debugfs_root);
 }

@@ -79,6 +79,7 @@ void smc_llc_rx_work(struct work_struct *work);
 void smc_llc_rx_purge(struct smc_link_group *lgr);
 void smc_llc_testlink_work(struct work_struct *work);
 void smc_llc_testlink_start(struct smc_lgr_link *lnk);
+void smc_llc_debugfs_init(struct dentry *root);
 int smc_llc_confirm_link_serv(struct smc_lgr_link *lnk);
 int smc_llc_confirm_link_clnt(struct smc_lgr_link *lnk);
 int smc_llc_test_link(struct smc_lgr_link *lnk);

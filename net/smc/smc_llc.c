@@ -20,6 +20,7 @@
 
 #define pr_fmt(fmt) "smc: " fmt
 
+#include <linux/debugfs.h>
 #include <linux/jiffies.h>
 #include <linux/list.h>
 #include <linux/random.h>
@@ -35,6 +36,24 @@
 #define SMC_LLC_RX_QUEUE_MAX	64	/* messages waiting for the work */
 #define SMC_LLC_KEY_RESP	0x80	/* in llc_want: a response */
 #define SMC_LLC_TESTLINK_WAIT	(2 * HZ)
+
+/*
+ * Received LLC messages of all groups since the module loaded, for
+ * debugfs llc_rx: the requests handled, and the drops by reason (each
+ * group counts its own drops as well).
+ */
+static struct {
+	atomic_t	requests;
+	atomic_t	unknown;
+	atomic_t	dropped;
+	atomic_t	late;
+} smc_llc_rx_total;
+
+static void smc_llc_drop(atomic_t *lgr_cnt, atomic_t *total)
+{
+	atomic_inc(lgr_cnt);
+	atomic_inc(total);
+}
 
 /* a received message waiting for the LLC work */
 struct smc_llc_qentry {
@@ -587,6 +606,7 @@ static void smc_llc_rx_request(struct smc_lgr_link *lnk,
 {
 	struct smc_link_group *lgr = lnk->lgr;
 
+	atomic_inc(&smc_llc_rx_total.requests);
 	switch (m->type) {
 	case SMC_LLC_TEST_LINK:
 		m->flags |= SMC_LLC_FLAG_RESP;
@@ -617,7 +637,7 @@ static void smc_llc_rx_request(struct smc_lgr_link *lnk,
 		return;
 	default:
 		/* e.g. a CONFIRM_LINK nobody waits for, a stray _CONT */
-		atomic_inc(&lgr->llc_unknown);
+		smc_llc_drop(&lgr->llc_unknown, &smc_llc_rx_total.unknown);
 	}
 }
 
@@ -630,7 +650,7 @@ static void smc_llc_rx_one(struct smc_lgr_link *lnk, const u8 *buf,
 	u8 key;
 
 	if (smc_llc_decode(buf, len, &m)) {
-		atomic_inc(&lgr->llc_unknown);
+		smc_llc_drop(&lgr->llc_unknown, &smc_llc_rx_total.unknown);
 		return;
 	}
 	if (m.version == SMC_LLC_V2)
@@ -663,7 +683,7 @@ static void smc_llc_rx_one(struct smc_lgr_link *lnk, const u8 *buf,
 	 * its flow gave up, which a busy peer may well send.  Ending the
 	 * group for it would end every connection between the hosts.
 	 */
-	atomic_inc(&lgr->llc_late);
+	smc_llc_drop(&lgr->llc_late, &smc_llc_rx_total.late);
 }
 
 /**
@@ -724,12 +744,12 @@ static void smc_llc_rx(struct smc_link *wr, const u8 *buf, unsigned int len)
 
 	WRITE_ONCE(lnk->last_rx, jiffies);
 	if (len > SMC_LLC_LEN_V2_MAX) {
-		atomic_inc(&lgr->llc_dropped);
+		smc_llc_drop(&lgr->llc_dropped, &smc_llc_rx_total.dropped);
 		return;
 	}
 	e = kmalloc(struct_size(e, buf, len), GFP_ATOMIC);
 	if (!e) {
-		atomic_inc(&lgr->llc_dropped);
+		smc_llc_drop(&lgr->llc_dropped, &smc_llc_rx_total.dropped);
 		return;
 	}
 	e->lnk_idx = lnk->idx;
@@ -738,7 +758,7 @@ static void smc_llc_rx(struct smc_link *wr, const u8 *buf, unsigned int len)
 	spin_lock(&lgr->llc_rx_lock);
 	if (lgr->llc_rx_cnt >= SMC_LLC_RX_QUEUE_MAX) {
 		spin_unlock(&lgr->llc_rx_lock);
-		atomic_inc(&lgr->llc_dropped);
+		smc_llc_drop(&lgr->llc_dropped, &smc_llc_rx_total.dropped);
 		kfree(e);
 		return;
 	}
@@ -853,4 +873,29 @@ void smc_llc_testlink_work(struct work_struct *work)
 	next = SMC_LLC_TESTLINK_WAIT;
 requeue:
 	queue_delayed_work(smc_lgr_wq, &lnk->testlink_work, next);
+}
+
+static int smc_llc_rx_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "requests %d\n", atomic_read(&smc_llc_rx_total.requests));
+	seq_printf(m, "unknown %d\n", atomic_read(&smc_llc_rx_total.unknown));
+	seq_printf(m, "dropped %d\n", atomic_read(&smc_llc_rx_total.dropped));
+	seq_printf(m, "late %d\n", atomic_read(&smc_llc_rx_total.late));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smc_llc_rx);
+
+/**
+ * smc_llc_debugfs_init() - the LLC files under /sys/kernel/debug/smc/
+ * @root: that directory
+ *
+ * llc_rx: received LLC requests handled, and messages dropped by reason
+ * (unknown or malformed, no memory or queue space, a late response),
+ * since the module loaded.
+ *
+ * Context: module init.
+ */
+void smc_llc_debugfs_init(struct dentry *root)
+{
+	debugfs_create_file("llc_rx", 0400, root, NULL, &smc_llc_rx_fops);
 }
