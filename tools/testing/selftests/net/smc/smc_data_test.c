@@ -6,6 +6,7 @@
  *   smc_data_test server [--port P] [--host BINDADDR] [--family smc|inet|tcp]
  *		[--ipv6] [--daemon --result FILE] [--hook CMD]
  *		--size N --dir c2s|s2c|both [--seed S] [--expect-error] [--oob]
+ *		[--pace MS]
  *   smc_data_test client --host ADDR --port P [--family smc|inet|tcp] [--ipv6]
  *		[--hook CMD] --size N --dir c2s|s2c|both [--seed S] [--oob]
  *   smc_data_test wait --result FILE [--kill]
@@ -19,6 +20,8 @@
  * every byte that arrived before must be right.  With --oob each
  * sender first sends one urgent byte (MSG_OOB), which its receiver reads
  * out of band; the stream then flows past the mark that byte left.
+ * With --pace each sender pauses MS milliseconds after every write: a
+ * slow stream that keeps a connection busy for long at little cost.
  */
 #define _GNU_SOURCE
 #include "smc_test_common.h"
@@ -167,6 +170,8 @@ static void transfer(int fd, bool server)
 			if (n > 0) {
 				txpos += n;
 				tx.done += n;
+				if (opt.pace_ms)
+					usleep(opt.pace_ms * 1000);
 			}
 			if (tx.done == tx.total && txpos == txlen) {
 				OK(shutdown(fd, SHUT_WR));
@@ -235,7 +240,7 @@ static void usage(void)
 		"usage: smc_data_test server [--port P] [--host BINDADDR] [--family smc|inet|tcp]\n"
 		"               [--ipv6] [--daemon --result FILE] [--hook CMD]\n"
 		"               --size N --dir c2s|s2c|both [--seed S] [--timeout S]\n"
-		"               [--expect-error] [--oob]\n"
+		"               [--expect-error] [--oob] [--pace MS]\n"
 		"       smc_data_test client --host ADDR --port P [options as server]\n"
 		"       smc_data_test wait --result FILE [--kill]\n");
 	exit(2);

@@ -75,6 +75,7 @@ struct opts {
 	bool expect_err;	/* smc_data_test: must end in a reset/abort */
 	bool smcr;		/* the connection runs over SMC-R */
 	bool oob;		/* smc_data_test: an urgent byte leads */
+	unsigned int pace_ms;	/* smc_data_test: pause after each write */
 	bool verbose;
 };
 
@@ -647,6 +648,7 @@ static void parse_opts(int argc, char **argv)
 		{ "expect-error", no_argument,	   NULL, 'E' },
 		{ "smcr",	no_argument,	   NULL, 'M' },
 		{ "oob",	no_argument,	   NULL, 'O' },
+		{ "pace",	required_argument, NULL, 'P' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ }
@@ -671,7 +673,7 @@ static void parse_opts(int argc, char **argv)
 	else
 		usage();
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "c:H:p:f:6dkr:x:t:s:D:S:n:R:W:EMOvh", lo,
+	while ((c = getopt_long(argc, argv, "c:H:p:f:6dkr:x:t:s:D:S:n:R:W:EMOP:vh", lo,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -734,6 +736,9 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'O':
 			opt.oob = true;
+			break;
+		case 'P':
+			opt.pace_ms = strtoul(optarg, NULL, 0);
 			break;
 		case 'v':
 			opt.verbose = true;
