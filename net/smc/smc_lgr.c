@@ -488,6 +488,36 @@ int smc_lgr_count(struct net *net)
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_lgr_count);
 
+#if IS_ENABLED(CONFIG_SMC_TEST_HOOKS)
+/**
+ * smc_lgr_get_active() - a link group of a namespace that is not ending
+ * @net: the namespace
+ *
+ * For the test hooks (smc_wire_fuzz.c); the caller drops the reference
+ * with smc_lgr_put().
+ *
+ * Context: any but hard interrupt.
+ * Return: the first such group on the list, referenced, or NULL.
+ */
+struct smc_link_group *smc_lgr_get_active(struct net *net)
+{
+	struct smc_lgr_net *ln = smc_lgr_net(net);
+	struct smc_link_group *lgr, *found = NULL;
+
+	spin_lock_bh(&ln->lock);
+	list_for_each_entry(lgr, &ln->list, list) {
+		spin_lock(&lgr->lock);
+		if (!lgr->terminating && !found) {
+			smc_lgr_get(lgr);
+			found = lgr;
+		}
+		spin_unlock(&lgr->lock);
+	}
+	spin_unlock_bh(&ln->lock);
+	return found;
+}
+#endif
+
 /* --- links --------------------------------------------------------------- */
 
 /* the server numbers links: the lowest id no other link of @lgr has */

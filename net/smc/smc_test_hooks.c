@@ -174,6 +174,7 @@ static const struct file_operations smc_inject_fops = {
 void smc_test_hooks_init(struct dentry *root)
 {
 	smc_clc_inject_init(root);
+	smc_wire_fuzz_init(root);
 	debugfs_create_bool("cdc_seqno_host_order", 0600, root,
 			    &smc_cdc_seqno_host_order);
 	debugfs_create_bool("v1_on_rocev2", 0600, root, &smc_ib_v1_on_rocev2);

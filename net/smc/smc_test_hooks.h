@@ -2,7 +2,8 @@
 /*
  * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
  *
- * Test hooks and fault switches (smc_test_hooks.c, smc_clc_inject.c).
+ * Test hooks and fault switches (smc_test_hooks.c, smc_clc_inject.c,
+ * smc_wire_fuzz.c).
  * They exist only in a test build (CONFIG_SMC_TEST_HOOKS): the module a
  * user installs has none, and there the switches read as constant off.
  */
@@ -27,6 +28,7 @@ bool smc_test_cdc_nomem(void);
 u8 *smc_clc_inject_take(size_t *len);
 void smc_clc_inject_init(struct dentry *root);
 void smc_clc_inject_exit(void);
+void smc_wire_fuzz_init(struct dentry *root);
 #else
 static inline void smc_test_hooks_init(struct dentry *root)
 {
