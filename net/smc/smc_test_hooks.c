@@ -23,6 +23,12 @@
  * GFP_ATOMIC ones may under memory pressure: the data already written
  * into the peer's RMBE must still be announced.
  *
+ * rx_stall makes every link of this host stop taking messages in: each
+ * receive that completes is dropped and its slot not posted again, as
+ * on a host whose CPU no longer gets to the receive queue.  The peer's
+ * SENDs then wait for receive slots without end (RNR retries are
+ * endless), and its send slots run out.
+ *
  * v1_on_rocev2 lets SMC-Rv1 take an IPv4-mapped RoCEv2 GID as its RoCE
  * v1 GID.  Soft-RoCE has RoCEv2 GIDs only, so this is how the v1
  * protocol (CLC v1, LLC v1, the subnet rule) runs on the rig between two
@@ -46,6 +52,7 @@
 bool smc_cdc_seqno_host_order;
 EXPORT_SYMBOL_IF_KUNIT(smc_cdc_seqno_host_order);
 bool smc_ib_v1_on_rocev2;
+bool smc_wr_rx_stall;
 static u32 smc_hs_serv_delay_ms;
 static atomic_t smc_cdc_nomem = ATOMIC_INIT(0);
 
@@ -178,6 +185,7 @@ void smc_test_hooks_init(struct dentry *root)
 	debugfs_create_bool("cdc_seqno_host_order", 0600, root,
 			    &smc_cdc_seqno_host_order);
 	debugfs_create_bool("v1_on_rocev2", 0600, root, &smc_ib_v1_on_rocev2);
+	debugfs_create_bool("rx_stall", 0600, root, &smc_wr_rx_stall);
 	debugfs_create_u32("hs_serv_delay_ms", 0600, root,
 			   &smc_hs_serv_delay_ms);
 	debugfs_create_atomic_t("cdc_nomem", 0600, root, &smc_cdc_nomem);

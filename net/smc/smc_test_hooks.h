@@ -19,6 +19,7 @@ struct dentry;
 /* switches, off unless a test turns them on through debugfs */
 extern bool smc_cdc_seqno_host_order;
 extern bool smc_ib_v1_on_rocev2;
+extern bool smc_wr_rx_stall;
 
 #if IS_ENABLED(CONFIG_SMC_TEST_HOOKS)
 void smc_test_hooks_init(struct dentry *root);
@@ -76,6 +77,18 @@ static inline bool smc_test_v1_on_rocev2(void)
 {
 	return IS_ENABLED(CONFIG_SMC_TEST_HOOKS) &&
 	       READ_ONCE(smc_ib_v1_on_rocev2);
+}
+
+/**
+ * smc_test_rx_stall() - does this host stop taking messages in?
+ *
+ * Context: any.
+ * Return: the switch; false in a production build.
+ */
+static inline bool smc_test_rx_stall(void)
+{
+	return IS_ENABLED(CONFIG_SMC_TEST_HOOKS) &&
+	       unlikely(READ_ONCE(smc_wr_rx_stall));
 }
 
 #endif /* _NET_SMC_TEST_HOOKS_H */

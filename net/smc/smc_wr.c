@@ -23,6 +23,7 @@
 #include <rdma/ib_cache.h>
 
 #include "smc_compat.h"
+#include "smc_test_hooks.h"
 #include "smc_wr.h"
 
 /* --- work-request accounting ------------------------------------------- */
@@ -550,6 +551,11 @@ static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (smc_wr_rx_fatal(wc->status)) {
 		/* the QP is in error: no re-post */
 		smc_wr_link_down(lnk, wc->status);
+		smc_wr_put(lnk);
+		return;
+	}
+	/* test builds: a host that stops taking messages in (rx_stall) */
+	if (smc_test_rx_stall()) {
 		smc_wr_put(lnk);
 		return;
 	}

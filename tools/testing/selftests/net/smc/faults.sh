@@ -19,6 +19,13 @@
 # the answer (rxe retries a dead path forever, so a busy link is no
 # faster).  The test sets smcr_testlink_time to 2 s on both hosts.
 #
+# A peer that stops taking messages in (test switch rx_stall: its
+# receive completions are dropped and its receive queue no longer
+# refilled, as on a host whose kernel no longer gets to it) fails
+# nothing at the transport: the transfer just stops when both sides
+# run out of RMB space.  Our TEST_LINK goes unanswered and takes the
+# link down: both applications get their error within ERR_MAX_S.
+#
 # With the distro smc.ko on the peer, the removal here under an idle
 # link group must end the peer's group too.  During a transfer the
 # distro module does not survive it: its worker and the application
@@ -153,7 +160,7 @@ start_busy()
 # ERR_MAX_S of t0
 end_busy()
 {
-	local t0=$1 rc=0 crc src end=$((SECONDS + WAIT_S)) ms
+	local t0=$1 max=$ERR_MAX_S rc=0 crc src end=$((SECONDS + WAIT_S)) ms
 
 	while kill -0 "$busy_pid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do
 		sleep 0.1
@@ -169,16 +176,16 @@ end_busy()
 	sed 's/^/  client: /' "$RES.client"
 	[ "$crc" = 0 ] || { echo "FAIL client exit $crc"; rc=1; }
 	echo "client ended $ms ms after the fault"
-	[ "$ms" -le $((ERR_MAX_S * 1000)) ] || {
-		echo "FAIL client error later than ${ERR_MAX_S}s"; rc=1; }
+	[ "$ms" -le $((max * 1000)) ] || {
+		echo "FAIL client error later than ${max}s"; rc=1; }
 	smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" wait --result "$RES")" 2>&1 |
 		sed 's/^/  server: /'
 	src=${PIPESTATUS[0]}
 	[ "$src" = 0 ] || { echo "FAIL server exit $src"; rc=1; }
 	ms=$(($(smc_lib_now_ms) - t0))
 	echo "server ended by $ms ms after the fault"
-	[ "$ms" -le $((ERR_MAX_S * 1000)) ] || {
-		echo "FAIL server error later than ${ERR_MAX_S}s"; rc=1; }
+	[ "$ms" -le $((max * 1000)) ] || {
+		echo "FAIL server error later than ${max}s"; rc=1; }
 	rm -f "$RES.client"
 	return "$rc"
 }
@@ -320,6 +327,21 @@ port_down()
 	return "$rc"
 }
 
+# rx_stall: the peer stops taking messages in mid-transfer
+rx_stall()
+{
+	local f=/sys/kernel/debug/smc/rx_stall t0 rc=0
+
+	start_busy || return 1
+	t0=$(smc_lib_now_ms)
+	smc_lib_on peer "echo 1 >$f" || rc=1
+	end_busy "$t0" || rc=1
+	smc_lib_on peer "echo 0 >$f" || rc=1
+	wait_until "no link group left on either host" no_groups || rc=1
+	fresh_smcr || rc=1
+	return "$rc"
+}
+
 # the keepalive at TESTLINK_S on both hosts, for groups made from now on
 # shellcheck disable=SC2317 # called through smc_lib_run
 fast_testlink()
@@ -344,6 +366,8 @@ cleanup()
 			restore "$h" "rxe$n" >/dev/null 2>&1
 		done
 	done
+	smc_lib_on peer "[ ! -e /sys/kernel/debug/smc/rx_stall ] ||
+		echo 0 >/sys/kernel/debug/smc/rx_stall"
 	testlink local "${testlink_l:-30}"
 	testlink peer "${testlink_p:-30}"
 	smc_lib_smcr_cleanup
@@ -363,7 +387,7 @@ NOMEM_SIZE=4194304
 [ -n "$quick" ] && NOMEM_SIZE=1048576
 [ -n "$quick" ] && have_distro=0 distro_skip=
 
-n=8
+n=9
 [ -n "$quick" ] && n=5
 [ "$have_distro" = 1 ] && n=$((n + 2))
 [ -n "$distro_skip" ] && n=$((n + 1))
@@ -381,6 +405,9 @@ smc_lib_run "device deleted on the peer under an idle link group" idle_delete pe
 smc_lib_run "port down here during a transfer" port_down local
 [ -n "$quick" ] ||
 	smc_lib_run "port down on the peer during a transfer" port_down peer
+[ -n "$quick" ] ||
+	smc_lib_run "peer stops taking messages in during a transfer: TEST_LINK finds it" \
+		rx_stall
 if [ "$have_distro" = 1 ]; then
 	smc_lib_run "peer runs the distro smc with a UEID" peer_to_distro
 	smc_lib_run "distro peer: device deleted here under an idle link group" \
