@@ -69,30 +69,6 @@ devs_in_use()
 		field($0, "links") + 0 > 0 { print field($0, "ib_dev") }'
 }
 
-# lgr_count <local|peer>: the link groups there
-lgr_count()
-{
-	smc_lib_on "$1" "$(smc_lib_q "$SMCR_TOOL" -j linkgroup show)" |
-		grep -o '"role":"' | wc -l
-}
-
-# wait_until <what> <command...>: poll, bounded by WAIT_S
-wait_until()
-{
-	local what=$1 end=$((SECONDS + WAIT_S))
-
-	shift
-	until "$@"; do
-		if [ "$SECONDS" -ge "$end" ]; then
-			echo "FAIL not within ${WAIT_S}s: $what"
-			return 1
-		fi
-		sleep 0.1
-	done
-}
-
-no_groups() { [ "$(lgr_count local)" = 0 ] && [ "$(lgr_count peer)" = 0 ]; }
-
 # testlink <local|peer> [<seconds>]: set net.smc.smcr_testlink_time
 # there, or print it
 testlink()
@@ -153,7 +129,8 @@ start_busy()
 		--family smc --size "$BIG" --dir both --seed 7 --timeout 120 \
 		--expect-error --hook "$SMC_LIB_HOOK" >"$RES.client" 2>&1 &
 	busy_pid=$!
-	wait_until "the transfer under way" grep -qx transfer "$RES.client"
+	smc_lib_wait_until "$WAIT_S" "the transfer under way" \
+		grep -qx transfer "$RES.client"
 }
 
 # end_busy <t0 ms>: both ends must have ended in an error, within
@@ -235,7 +212,7 @@ restore()
 
 	smc_lib_on "$1" "ip link set $net up; [ -d /sys/class/infiniband/$2 ] ||
 		rdma link add $2 type rxe netdev $net" || return 1
-	wait_until "$2 on $1 ACTIVE" port_active "$1" "$2"
+	smc_lib_wait_until "$WAIT_S" "$2 on $1 ACTIVE" port_active "$1" "$2"
 }
 
 # fresh_smcr: a new connection is SMC-R again (the hook checks the mode)
@@ -269,7 +246,8 @@ gone_and_back()
 
 	no_dstate local || rc=1
 	no_dstate peer || rc=1
-	wait_until "no link group left on either host" no_groups || rc=1
+	smc_lib_wait_until "$WAIT_S" "no link group left on either host" \
+		smc_lib_no_groups || rc=1
 	restore "$1" "$2" || return 1
 	fresh_smcr || rc=1
 	return "$rc"
@@ -297,7 +275,7 @@ idle_delete()
 
 	fresh_smcr || return 1
 	dev=$(link_dev "$where") || return 1
-	echo "link groups here $(lgr_count local), on the peer $(lgr_count peer)"
+	echo "link groups here $(smc_lib_lgr_count local), on the peer $(smc_lib_lgr_count peer)"
 	timed_delete "$where" "$dev" || rc=1
 	gone_and_back "$where" "$dev" || rc=1
 	return "$rc"
@@ -320,7 +298,8 @@ port_down()
 	smc_lib_on "$where" "sysctl -qw net.ipv6.conf.$net.keep_addr_on_down=1 &&
 		ip link set $net down" || rc=1
 	end_busy "$t0" || rc=1
-	wait_until "no link group left on either host" no_groups || rc=1
+	smc_lib_wait_until "$WAIT_S" "no link group left on either host" \
+		smc_lib_no_groups || rc=1
 	restore "$where" "$dev" || return 1
 	smc_lib_on "$where" "sysctl -qw net.ipv6.conf.$net.keep_addr_on_down=${keep:-0}"
 	fresh_smcr || rc=1
@@ -337,7 +316,8 @@ rx_stall()
 	smc_lib_on peer "echo 1 >$f" || rc=1
 	end_busy "$t0" || rc=1
 	smc_lib_on peer "echo 0 >$f" || rc=1
-	wait_until "no link group left on either host" no_groups || rc=1
+	smc_lib_wait_until "$WAIT_S" "no link group left on either host" \
+		smc_lib_no_groups || rc=1
 	fresh_smcr || rc=1
 	return "$rc"
 }

@@ -694,6 +694,35 @@ smc_lib_lgr_use()
 	END { print g + 0, n + 0 }'
 }
 
+# smc_lib_lgr_count <local|peer>: the SMC-R link groups there
+smc_lib_lgr_count()
+{
+	smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup show)" |
+		grep -o '"role":"' | wc -l
+}
+
+# smc_lib_no_groups: no SMC-R link group on either host
+smc_lib_no_groups()
+{
+	[ "$(smc_lib_lgr_count local)" = 0 ] && [ "$(smc_lib_lgr_count peer)" = 0 ]
+}
+
+# smc_lib_wait_until <seconds> <what> <command...>: poll the command
+# until it succeeds; after the seconds, "FAIL not within ..." and 1
+smc_lib_wait_until()
+{
+	local max=$1 what=$2 end=$((SECONDS + $1))
+
+	shift 2
+	until "$@"; do
+		if [ "$SECONDS" -ge "$end" ]; then
+			echo "FAIL not within ${max}s: $what"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
 # The --hook of smc_conns_test: SMC_HOOK_CONNS connections to the
 # server's port SMC_HOOK_PORT are up, and this host is their
 # SMC_HOOK_ROLE (client or server).  Each one must be in mode

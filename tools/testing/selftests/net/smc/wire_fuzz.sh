@@ -40,29 +40,6 @@ RES=/tmp/smc_wire_fuzz.$$
 smc_lib_on peer "[ -w $FUZZ ]" ||
 	smc_lib_bail_skip "no $FUZZ on the peer: not a test build (CONFIG_SMC_TEST_HOOKS)"
 
-# wait_until <what> <command...>: poll, bounded by WAIT_S
-wait_until()
-{
-	local what=$1 end=$((SECONDS + WAIT_S))
-
-	shift
-	until "$@"; do
-		if [ "$SECONDS" -ge "$end" ]; then
-			echo "FAIL not within ${WAIT_S}s: $what"
-			return 1
-		fi
-		sleep 0.1
-	done
-}
-
-lgr_count()
-{
-	smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup show)" |
-		grep -o '"role":"' | wc -l
-}
-
-no_groups() { [ "$(lgr_count local)" = 0 ] && [ "$(lgr_count peer)" = 0 ]; }
-
 # parsed <local|peer>: LLC requests handled or dropped, and CDC messages
 # dropped by reason there, since the module loaded
 parsed()
@@ -99,7 +76,8 @@ hold_start()
 		--family smc --size 1073741824 --dir both --seed 5 \
 		--timeout 300 --expect-error --pace 20 >"$RES.client" 2>&1 &
 	hold_pid=$!
-	wait_until "the transfer under way" grep -qx transfer "$RES.client"
+	smc_lib_wait_until "$WAIT_S" "the transfer under way" \
+		grep -qx transfer "$RES.client"
 }
 
 # hold_end: the connection ends, however it fared
@@ -148,8 +126,9 @@ fuzz_round()
 		echo "try $try, seed $((seed * 8 + try)): $out; $sent of $CHUNK"
 		if [ "$sent" -lt "$CHUNK" ]; then
 			# the receiver ended the group: on both hosts, cleanly
-			wait_until "the link groups gone on both hosts" no_groups ||
-				rc=1
+			smc_lib_wait_until "$WAIT_S" \
+				"the link groups gone on both hosts" \
+				smc_lib_no_groups || rc=1
 		fi
 	done
 	after=$(parsed "$rx")
