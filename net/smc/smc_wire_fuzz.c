@@ -171,8 +171,8 @@ static void smc_fuzz_tame(struct smc_fuzz *f, u8 *buf)
 		d->link_num++;
 }
 
-/* build one message in @buf (SMC_WR_TX_SIZE or @v2buf); its length */
-static unsigned int smc_fuzz_build(struct smc_fuzz *f, u8 *buf)
+/* build one message of SMC_WR_TX_SIZE bytes in @buf */
+static void smc_fuzz_build(struct smc_fuzz *f, u8 *buf)
 {
 	bool v2 = f->lnk->wr.v2;
 	u32 kind = smc_fuzz_rnd(f, 100);
@@ -182,13 +182,12 @@ static unsigned int smc_fuzz_build(struct smc_fuzz *f, u8 *buf)
 		/* flipped first: the shape and flags stay mostly sane */
 		smc_fuzz_flip(f, buf, SMC_WR_TX_SIZE);
 		smc_fuzz_cdc(f, buf);
-		return SMC_WR_TX_SIZE;
+		return;
 	}
 	if (kind < 95)
 		smc_fuzz_llc(f, buf, SMC_WR_TX_SIZE, v2);
 	smc_fuzz_flip(f, buf, SMC_WR_TX_SIZE);
 	smc_fuzz_tame(f, buf);
-	return SMC_WR_TX_SIZE;
 }
 
 static int smc_fuzz_send_v2(struct smc_fuzz *f)
