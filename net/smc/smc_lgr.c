@@ -507,11 +507,13 @@ struct smc_link_group *smc_lgr_get_active(struct net *net)
 	spin_lock_bh(&ln->lock);
 	list_for_each_entry(lgr, &ln->list, list) {
 		spin_lock(&lgr->lock);
-		if (!lgr->terminating && !found) {
-			smc_lgr_get(lgr);
+		if (!lgr->terminating)
 			found = lgr;
-		}
 		spin_unlock(&lgr->lock);
+		if (found) {
+			smc_lgr_get(found);
+			break;
+		}
 	}
 	spin_unlock_bh(&ln->lock);
 	return found;
