@@ -25,9 +25,9 @@
  *
  * rx_stall makes every link of this host stop taking messages in: each
  * receive that completes is dropped and its slot not posted again, as
- * on a host whose CPU no longer gets to the receive queue.  The peer's
- * SENDs then wait for receive slots without end (RNR retries are
- * endless), and its send slots run out.
+ * on a host whose CPU no longer gets to the receive queue.  Once the
+ * posted receives are used up, the peer's SENDs wait for receive slots
+ * without end (RNR retries are endless).
  *
  * v1_on_rocev2 lets SMC-Rv1 take an IPv4-mapped RoCEv2 GID as its RoCE
  * v1 GID.  Soft-RoCE has RoCEv2 GIDs only, so this is how the v1
