@@ -82,17 +82,15 @@ static void smc_fuzz_flip(struct smc_fuzz *f, u8 *buf, unsigned int len)
 		buf[smc_fuzz_rnd(f, len)] ^= 1 + smc_fuzz_rnd(f, 255);
 }
 
-static void smc_fuzz_put_cursor(struct smc_fuzz *f, u8 *p, u32 size)
+static void smc_fuzz_put_cursor(struct smc_fuzz *f, struct smc_cdc_cursor *c,
+				u32 size)
 {
-	__be16 wrap = cpu_to_be16(smc_fuzz_rnd(f, 4) ? smc_fuzz_rnd(f, 4) :
-				  prandom_u32_state(&f->rnd));
-	__be32 count = cpu_to_be32(smc_fuzz_rnd(f, 4) ?
-				   smc_fuzz_rnd(f, 2 * size + 1) :
-				   prandom_u32_state(&f->rnd));
-
-	memset(p, 0, 2);
-	memcpy(p + 2, &wrap, sizeof(wrap));
-	memcpy(p + 4, &count, sizeof(count));
+	c->reserved = 0;
+	c->wrap = cpu_to_be16(smc_fuzz_rnd(f, 4) ? smc_fuzz_rnd(f, 4) :
+			      prandom_u32_state(&f->rnd));
+	c->count = cpu_to_be32(smc_fuzz_rnd(f, 4) ?
+			       smc_fuzz_rnd(f, 2 * size + 1) :
+			       prandom_u32_state(&f->rnd));
 }
 
 static void smc_fuzz_cdc(struct smc_fuzz *f, u8 *buf)
@@ -108,8 +106,8 @@ static void smc_fuzz_cdc(struct smc_fuzz *f, u8 *buf)
 		m->token = cpu_to_be32(f->tokens[i]);
 		size = f->rmbe_size[i];
 	}
-	smc_fuzz_put_cursor(f, (u8 *)&m->prod, size);
-	smc_fuzz_put_cursor(f, (u8 *)&m->cons, size);
+	smc_fuzz_put_cursor(f, &m->prod, size);
+	smc_fuzz_put_cursor(f, &m->cons, size);
 	/*
 	 * Mostly defined flags, and an abort or close only now and then,
 	 * so that most messages find the connection still there.
@@ -153,18 +151,26 @@ static void smc_fuzz_llc(struct smc_fuzz *f, u8 *buf, unsigned int len,
 }
 
 /*
- * A DELETE_LINK of the whole group or of its link ends the group, which
- * the peer then rightly does: one in SMC_FUZZ_DEL_LINK is sent as it
- * came, whatever made it (the type chosen, random bytes, a flip); the
- * others name no link, so that most messages meet a live group.
+ * Two kinds of message are tamed, whatever made them (the type chosen,
+ * random bytes, a flip).  A DELETE_LINK of the whole group or of its
+ * link ends the group, which the peer then rightly does: one in
+ * SMC_FUZZ_DEL_LINK is sent as it came, the others name no link, so
+ * that most messages meet a live group.  A TEST_LINK request goes out
+ * as a response: the peer's echo of it would answer our sync's
+ * TEST_LINK, and each retry would then meet the echo of the one before.
  */
 static void smc_fuzz_tame(struct smc_fuzz *f, u8 *buf)
 {
 	struct smc_llc_delete_link *d = (void *)buf;
+	u8 type = buf[0] & 0x0f, version = buf[0] >> 4;
 
-	if ((buf[0] != SMC_LLC_DELETE_LINK &&
-	     buf[0] != (SMC_LLC_V2 << 4 | SMC_LLC_DELETE_LINK)) ||
-	    !smc_fuzz_rnd(f, SMC_FUZZ_DEL_LINK))
+	if (version != SMC_LLC_V1 && version != SMC_LLC_V2)
+		return;
+	if (type == SMC_LLC_TEST_LINK) {
+		d->hd.flags |= SMC_LLC_FLAG_RESP;
+		return;
+	}
+	if (type != SMC_LLC_DELETE_LINK || !smc_fuzz_rnd(f, SMC_FUZZ_DEL_LINK))
 		return;
 	d->hd.flags &= ~SMC_LLC_FLAG_DEL_LINK_ALL;
 	if (d->link_num == f->lnk->link_id)
