@@ -26,6 +26,10 @@
 # run out of RMB space.  Our TEST_LINK goes unanswered and takes the
 # link down: both applications get their error within ERR_MAX_S.
 #
+# On the debug kernel, which has failslab and fail_page_alloc, GFP_ATOMIC
+# allocations made under smc.ko's code fail on both hosts during verified
+# transfers: each must complete or end in an error, never hang.
+#
 # With the distro smc.ko on the peer, the removal here under an idle
 # link group must end the peer's group too.  During a transfer the
 # distro module does not survive it: its worker and the application
@@ -66,6 +70,11 @@ WAIT_S=${SMC_FAULT_WAIT_S:-60}
 # larger than what moves in ERR_MAX_S on the rig, so it cannot finish
 BIG=1073741824
 RES=/tmp/smc_faults.$$
+# allocation faults: the debug kernel's failslab and fail_page_alloc
+FAULT_DIRS="/sys/kernel/debug/failslab /sys/kernel/debug/fail_page_alloc"
+ALLOC_PAIRS=3
+ALLOC_PCT=5
+ALLOC_TIMES=10
 
 # devs_in_use <local|peer>: "rxeN" for each rxe port with links there
 devs_in_use()
@@ -329,6 +338,102 @@ rx_stall()
 	return "$rc"
 }
 
+# fault_inject <local|peer> <times>: failslab and fail_page_alloc fail
+# that many GFP_ATOMIC allocations there, each with ALLOC_PCT percent,
+# when smc.ko's code is on the stack (from its text to the end of its
+# core); 0 switches it off.  verbose 0: a stack dump per failure would
+# read as a splat.  Prints the times the last setting had left, "slab
+# page".
+declare -A fault_range
+fault_inject()
+{
+	local start size
+
+	if [ -z "${fault_range[$1]:-}" ]; then
+		start=$(smc_lib_on "$1" "cat /sys/module/smc/sections/.text") &&
+			size=$(smc_lib_on "$1" "cat /sys/module/smc/coresize") ||
+			return 1
+		fault_range[$1]="$start $(printf 0x%x $((start + size)))"
+	fi
+	# shellcheck disable=SC2016 # $d expands where it runs
+	smc_lib_on "$1" '
+	set -- '"${fault_range[$1]}"'
+	for d in '"$FAULT_DIRS"'; do
+		printf "%s " "$(cat $d/times)" &&
+		echo 0 >$d/verbose &&
+		echo Y >$d/ignore-gfp-wait &&
+		echo $1 >$d/require-start &&
+		echo $2 >$d/require-end &&
+		echo 32 >$d/stacktrace-depth &&
+		echo 1 >$d/interval &&
+		echo '"$ALLOC_PCT"' >$d/probability &&
+		echo '"$2"' >$d/times || exit 1
+	done
+	echo
+	echo 0 >/sys/kernel/debug/fail_page_alloc/min-order'
+}
+
+# alloc_faults: up to ALLOC_TIMES GFP_ATOMIC allocations under smc fail
+# on both hosts during each of ALLOC_PAIRS verified transfers both ways,
+# each on a new connection.  Each transfer must complete or end in an
+# error (a lost LLC message may take a link down), never hang, with
+# every byte right; a connect() may fail with ENOMEM or ENOBUFS, as over
+# TCP.  Failures must have happened on both hosts; afterwards SMC-R
+# works again (and the rig's kmemleak scan finds no leak).
+alloc_faults()
+{
+	local h i out port rc=0 left done=0 ended=0 refused=0
+	local -A failed=([local]=0 [peer]=0)
+	# shellcheck disable=SC2034 # used by name
+	local args=(--family smc --size 1048576 --dir both --timeout 60
+		    --error-ok)
+
+	for i in $(seq "$ALLOC_PAIRS"); do
+		for h in local peer; do
+			fault_inject "$h" "$ALLOC_TIMES" >/dev/null || {
+				echo "FAIL cannot set up fault injection on $h"
+				return 1
+			}
+		done
+		out=$(smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" server \
+			--port 0 --daemon --result "$RES" --seed "$i" "${args[@]}")" 2>&1)
+		port=$(printf '%s\n' "$out" | sed -n 's/^READY \([0-9]*\)$/\1/p')
+		[ -n "$port" ] || { echo "FAIL server $i: $out"; rc=1; break; }
+		if out=$("$SMC_LIB_DATA_TEST" client --host "$(smc_lib_ip peer)" \
+			--port "$port" --seed "$i" "${args[@]}" 2>&1); then
+			out="$out
+$(smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" wait --result "$RES")" 2>&1)" ||
+				rc=1
+		elif grep -Eq 'connect\(.*\): (ENOMEM|ENOBUFS)$' <<<"$out"; then
+			# as over TCP: no memory for the connection
+			refused=$((refused + 1))
+			smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" wait \
+				--result "$RES" --kill)" >/dev/null 2>&1
+		else
+			rc=1
+		fi
+		printf '%s\n' "$out" | sed "s/^/  $i: /"
+		done=$((done + $(grep -c '^ok .* sent ' <<<"$out")))
+		ended=$((ended + $(grep -c '^ok .* ended by ' <<<"$out")))
+		for h in local peer; do
+			# "slab page": times still to fail
+			left=$(fault_inject "$h" 0 | xargs) || rc=1
+			echo "  $i: allocations failed on $h (slab page): $((ALLOC_TIMES - ${left%% *})) $((ALLOC_TIMES - ${left##* }))"
+			failed[$h]=$((failed[$h] + ALLOC_TIMES - ${left%% *}))
+		done
+	done
+	for h in local peer; do
+		echo "slab allocations failed on $h: ${failed[$h]};" \
+			"LLC messages dropped:" \
+			"$(smc_lib_on "$h" "sed -n 's/^dropped //p' /sys/kernel/debug/smc/llc_rx")"
+		[ "${failed[$h]}" -gt 0 ] || {
+			echo "FAIL no slab allocation failed on $h"; rc=1; }
+	done
+	echo "ends: $done completed, $ended by an error; connects refused: $refused"
+	[ "$rc" = 0 ] || return 1
+	fresh_smcr
+}
+
 # the keepalive at TESTLINK_S on both hosts, for groups made from now on
 # shellcheck disable=SC2317 # called through smc_lib_run
 fast_testlink()
@@ -355,6 +460,11 @@ cleanup()
 	done
 	smc_lib_on peer "[ ! -e /sys/kernel/debug/smc/rx_stall ] ||
 		echo 0 >/sys/kernel/debug/smc/rx_stall"
+	if [ "$have_faults" = 1 ]; then
+		for h in local peer; do
+			smc_lib_on "$h" "for d in $FAULT_DIRS; do echo 0 >\$d/times; done"
+		done
+	fi
 	testlink local "${testlink_l:-30}"
 	testlink peer "${testlink_p:-30}"
 	smc_lib_smcr_cleanup
@@ -374,6 +484,9 @@ NOMEM_SIZE=4194304
 
 n=9
 [ -n "$quick" ] && n=5
+have_faults=0
+[ -e /sys/kernel/debug/failslab/require-start ] && have_faults=1
+n=$((n + have_faults))
 [ "$have_distro" = 1 ] && n=$((n + 2))
 [ -n "$distro_skip" ] && n=$((n + 1))
 smc_lib_plan "$n"
@@ -393,6 +506,10 @@ smc_lib_run "port down here during a transfer" port_down local
 [ -n "$quick" ] ||
 	smc_lib_run "peer stops taking messages in during a transfer: TEST_LINK finds it" \
 		rx_stall
+# only the debug kernel has fault injection
+[ "$have_faults" = 1 ] &&
+	smc_lib_run "GFP_ATOMIC allocations under smc fail on both hosts: transfers end or complete" \
+		alloc_faults
 if [ "$have_distro" = 1 ]; then
 	smc_lib_run "peer runs the distro smc with a UEID" peer_to_distro
 	smc_lib_run "distro peer: device deleted here under an idle link group" \

@@ -5,8 +5,8 @@
  *
  *   smc_data_test server [--port P] [--host BINDADDR] [--family smc|inet|tcp]
  *		[--ipv6] [--daemon --result FILE] [--hook CMD]
- *		--size N --dir c2s|s2c|both [--seed S] [--expect-error] [--oob]
- *		[--pace MS]
+ *		--size N --dir c2s|s2c|both [--seed S] [--expect-error|--error-ok]
+ *		[--oob] [--pace MS]
  *   smc_data_test client --host ADDR --port P [--family smc|inet|tcp] [--ipv6]
  *		[--hook CMD] --size N --dir c2s|s2c|both [--seed S] [--oob]
  *   smc_data_test wait --result FILE [--kill]
@@ -17,7 +17,8 @@
  * the receiver also checks that exactly --size bytes arrived.  With
  * --expect-error (fault tests) the connection must instead end in
  * ECONNABORTED, ECONNRESET or ETIMEDOUT, never in end of stream, and
- * every byte that arrived before must be right.  With --oob each
+ * every byte that arrived before must be right.  With --error-ok
+ * (allocation faults) it may end either way.  With --oob each
  * sender first sends one urgent byte (MSG_OOB), which its receiver reads
  * out of band; the stream then flows past the mark that byte left.
  * With --pace each sender pauses MS milliseconds after every write: a
@@ -59,15 +60,15 @@ static int so_error(int fd)
 static unsigned char txbuf[MAX_CHUNK], rxbuf[MAX_CHUNK], expbuf[MAX_CHUNK];
 
 /*
- * The connection failed with @err.  With --expect-error that is the
- * outcome wanted when it is an error TCP gives for a broken connection;
- * every byte that did arrive was checked already.
+ * The connection failed with @err.  With --expect-error or --error-ok
+ * that is an outcome allowed when it is an error TCP gives for a broken
+ * connection; every byte that did arrive was checked already.
  */
 static bool ended_by(int err, const char *how, const struct dir *tx,
 		     const struct dir *rx)
 {
-	if (!opt.expect_err || (err != ECONNABORTED && err != ECONNRESET &&
-				err != ETIMEDOUT))
+	if (!(opt.expect_err || opt.error_ok) ||
+	    (err != ECONNABORTED && err != ECONNRESET && err != ETIMEDOUT))
 		return false;
 	printf("ok %s dir %s: ended by %s (%s) after sending %llu, receiving %llu\n",
 	       opt.role == ROLE_SERVER ? "server" : "client", opt.dir,
@@ -240,7 +241,7 @@ static void usage(void)
 		"usage: smc_data_test server [--port P] [--host BINDADDR] [--family smc|inet|tcp]\n"
 		"               [--ipv6] [--daemon --result FILE] [--hook CMD]\n"
 		"               --size N --dir c2s|s2c|both [--seed S] [--timeout S]\n"
-		"               [--expect-error] [--oob] [--pace MS]\n"
+		"               [--expect-error|--error-ok] [--oob] [--pace MS]\n"
 		"       smc_data_test client --host ADDR --port P [options as server]\n"
 		"       smc_data_test wait --result FILE [--kill]\n");
 	exit(2);

@@ -73,6 +73,7 @@ struct opts {
 	unsigned int conns;	/* connections at once (smc_conns_test) */
 	int rcvbuf, sndbuf;	/* SO_RCVBUF/SO_SNDBUF if non-zero */
 	bool expect_err;	/* smc_data_test: must end in a reset/abort */
+	bool error_ok;		/* smc_data_test: may end in one */
 	bool smcr;		/* the connection runs over SMC-R */
 	bool oob;		/* smc_data_test: an urgent byte leads */
 	unsigned int pace_ms;	/* smc_data_test: pause after each write */
@@ -646,6 +647,7 @@ static void parse_opts(int argc, char **argv)
 		{ "rcvbuf",	required_argument, NULL, 'R' },
 		{ "sndbuf",	required_argument, NULL, 'W' },
 		{ "expect-error", no_argument,	   NULL, 'E' },
+		{ "error-ok",	no_argument,	   NULL, 'e' },
 		{ "smcr",	no_argument,	   NULL, 'M' },
 		{ "oob",	no_argument,	   NULL, 'O' },
 		{ "pace",	required_argument, NULL, 'P' },
@@ -727,6 +729,9 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'E':
 			opt.expect_err = true;
+			break;
+		case 'e':
+			opt.error_ok = true;
 			break;
 		case 'W':
 			opt.sndbuf = strtol(optarg, NULL, 0);
