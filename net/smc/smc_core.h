@@ -152,6 +152,8 @@ enum {
  * @testlink_work: the TEST_LINK keepalive of this link
  * @testlink_sent: jiffies the last keepalive TEST_LINK went out
  * @testlink_pending: that TEST_LINK is still unanswered
+ * @last_rx_alive: jiffies of the last message received that answers a
+ *	TEST_LINK: anything but the peer's own TEST_LINK request
  * @cdc_stats: CDC messages dropped on receive, by reason (smc_cdc.c)
  */
 struct smc_lgr_link {
@@ -178,6 +180,7 @@ struct smc_lgr_link {
 	struct delayed_work	testlink_work;
 	unsigned long		testlink_sent;
 	bool			testlink_pending;
+	unsigned long		last_rx_alive;
 	struct smc_cdc_stats	cdc_stats;
 };
 

@@ -586,6 +586,7 @@ int smc_lgr_link_init(struct smc_link_group *lgr, u8 idx,
 	atomic_inc(&sel->dev->ports[sel->port - 1].lnk_cnt);
 	atomic_set(&lnk->conn_cnt, 0);
 	lnk->last_rx = jiffies;
+	lnk->last_rx_alive = jiffies;
 	lnk->testlink_pending = false;
 	lnk->llc_want = 0;
 	lnk->llc_resp_type = 0;

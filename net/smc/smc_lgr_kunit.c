@@ -564,6 +564,35 @@ static void smc_lgr_llc_peer(struct kunit *test)
 }
 
 /*
+ * The keepalive wants its own answer: the peer's TEST_LINK request,
+ * which a path broken one way still lets through, does not answer
+ * ours, and the link goes down once the answer is overdue.
+ */
+static void smc_lgr_testlink_one_way(struct kunit *test)
+{
+	struct lgrt_ctx *c = test->priv;
+	struct smc_lgr_link *sl;
+
+	lgrt_pair_up(test, SMC_CLC_V1);
+	sl = &c->serv->lnk[0];
+	cancel_delayed_work_sync(&sl->testlink_work);
+	/*
+	 * ours went out longer ago than the 2 s an answer may take, and
+	 * none came since
+	 */
+	sl->testlink_sent = jiffies - 3 * HZ;
+	WRITE_ONCE(sl->last_rx_alive, sl->testlink_sent - HZ);
+	sl->testlink_pending = true;
+	/* the peer's keepalive comes in and is answered */
+	KUNIT_ASSERT_EQ(test, smc_llc_test_link(&c->clnt->lnk[0]), 0);
+	KUNIT_EXPECT_TRUE(test, time_after(READ_ONCE(sl->last_rx),
+					   sl->testlink_sent));
+	smc_llc_testlink_work(&sl->testlink_work.work);
+	KUNIT_EXPECT_TRUE(test, test_bit(SMC_WR_LINK_DOWN, &sl->wr.flags));
+	KUNIT_EXPECT_TRUE(test, smc_lgr_wait_gone(c->serv, LGRT_WAIT));
+}
+
+/*
  * First contacts from as many (spoofable) peers as there may be run at
  * once; one more is refused until one of them ends.
  */
@@ -617,6 +646,7 @@ static struct kunit_case smc_lgr_cases[] = {
 	KUNIT_CASE(smc_lgr_buf_reg_fails),
 	KUNIT_CASE(smc_lgr_idle_free),
 	KUNIT_CASE(smc_lgr_llc_peer),
+	KUNIT_CASE(smc_lgr_testlink_one_way),
 	{}
 };
 

@@ -735,6 +735,14 @@ void smc_llc_rx_purge(struct smc_link_group *lgr)
 		kfree(e);
 }
 
+static bool smc_llc_is_testlink_req(const u8 *buf, unsigned int len)
+{
+	const struct smc_llc_hdr *h = (const struct smc_llc_hdr *)buf;
+
+	return len >= sizeof(*h) && h->type == SMC_LLC_TEST_LINK &&
+	       !(h->flags & SMC_LLC_FLAG_RESP);
+}
+
 /* softirq: copy the message, the work handles it */
 static void smc_llc_rx(struct smc_link *wr, const u8 *buf, unsigned int len)
 {
@@ -743,6 +751,13 @@ static void smc_llc_rx(struct smc_link *wr, const u8 *buf, unsigned int len)
 	struct smc_llc_qentry *e;
 
 	WRITE_ONCE(lnk->last_rx, jiffies);
+	/*
+	 * The peer's own keepalive says nothing of whether ours reach it:
+	 * on a path broken one way it still comes in.  Timed here, not
+	 * behind the LLC work's queue.
+	 */
+	if (!smc_llc_is_testlink_req(buf, len))
+		WRITE_ONCE(lnk->last_rx_alive, jiffies);
 	if (len > SMC_LLC_LEN_V2_MAX) {
 		smc_llc_drop(&lgr->llc_dropped, &smc_llc_rx_total.dropped);
 		return;
@@ -771,7 +786,10 @@ static void smc_llc_rx(struct smc_link *wr, const u8 *buf, unsigned int len)
 static void smc_llc_cdc_rx(struct smc_link *wr, const u8 *buf,
 			   unsigned int len)
 {
-	WRITE_ONCE(smc_llc_lnk(wr)->last_rx, jiffies);
+	struct smc_lgr_link *lnk = smc_llc_lnk(wr);
+
+	WRITE_ONCE(lnk->last_rx, jiffies);
+	WRITE_ONCE(lnk->last_rx_alive, jiffies);
 	smc_cdc_rx_handler(wr, buf, len);
 }
 
@@ -811,6 +829,7 @@ void smc_llc_testlink_start(struct smc_lgr_link *lnk)
 	long interval = smc_sysctl_testlink_time(lnk->lgr->net);
 
 	WRITE_ONCE(lnk->last_rx, jiffies);
+	WRITE_ONCE(lnk->last_rx_alive, jiffies);
 	lnk->testlink_pending = false;
 	/* the first check at the namespace's interval, as every later one */
 	queue_delayed_work(smc_lgr_wq, &lnk->testlink_work,
@@ -821,8 +840,11 @@ void smc_llc_testlink_start(struct smc_lgr_link *lnk)
  * smc_llc_testlink_work() - the keepalive of one link
  * @work: lnk->testlink_work
  *
- * Idle for net.smc.smcr_testlink_time: send TEST_LINK; no answer (nor
- * anything else) within 2 s: the link is down.
+ * Idle for net.smc.smcr_testlink_time: send TEST_LINK; no answer within
+ * 2 s: the link is down.  The answer, or any other sign of a working
+ * peer (a CDC, an LLC message), but not the peer's own TEST_LINK
+ * request: that one still comes in on a path broken one way, and the
+ * peer sends it exactly because it no longer hears us.
  *
  * Context: process context, on smc_lgr_wq.
  */
@@ -838,12 +860,10 @@ void smc_llc_testlink_work(struct work_struct *work)
 
 	if (READ_ONCE(lnk->state) != SMC_LNK_ACTIVE)
 		return;
-	/*
-	 * Anything received since the TEST_LINK went out, in the same
-	 * jiffy too, shows the peer alive.
-	 */
+	/* an answer since the TEST_LINK went out, in the same jiffy too */
 	if (lnk->testlink_pending &&
-	    time_after_eq(last, lnk->testlink_sent))
+	    time_after_eq(READ_ONCE(lnk->last_rx_alive),
+			  lnk->testlink_sent))
 		lnk->testlink_pending = false;
 	if (lnk->testlink_pending) {
 		if (time_after_eq(now, lnk->testlink_sent +
@@ -874,6 +894,7 @@ void smc_llc_testlink_work(struct work_struct *work)
 requeue:
 	queue_delayed_work(smc_lgr_wq, &lnk->testlink_work, next);
 }
+EXPORT_SYMBOL_IF_KUNIT(smc_llc_testlink_work);
 
 static int smc_llc_rx_show(struct seq_file *m, void *v)
 {
