@@ -19,6 +19,11 @@
 # the answer (rxe retries a dead path forever, so a busy link is no
 # faster).  The test sets smcr_testlink_time to 2 s on both hosts.
 #
+# RoCEv2 packets dropped as they come into the peer (tc flower on
+# clsact ingress) break the link silently and one way: ports and TCP stay
+# up, and this host still hears the peer.  Each host must still find the
+# link dead by its TEST_LINK, which only its own answer satisfies.
+#
 # A peer that stops taking messages in (test switch rx_stall: its
 # receive completions are dropped and its receive queue no longer
 # refilled, as on a host whose kernel no longer gets to it) fails
@@ -322,6 +327,35 @@ port_down()
 	return "$rc"
 }
 
+# tc_drop <local|peer>: RoCEv2 packets (UDP 4791) dropped as they come
+# in on the link's netdev there mid-transfer (tc flower, clsact ingress),
+# as a switch that drops them would: a silent break, ports and TCP stay
+# up, and nothing fails where the packets are sent (a drop on egress
+# would fail the sending QP at once); both hosts must find the link dead
+# by themselves
+tc_drop()
+{
+	local where=$1 dev net f t0 rc=0
+
+	start_busy || return 1
+	dev=$(link_dev "$where") || { end_busy 0 >/dev/null; return 1; }
+	net=net${dev#rxe}
+	f="protocol ip flower ip_proto udp dst_port 4791 action drop"
+	# the qdisc, and a filter for another port that loads the modules:
+	# the real one then takes effect at once
+	smc_lib_on "$where" "tc qdisc add dev $net clsact &&
+		tc filter add dev $net ingress ${f/4791/9}" || rc=1
+	t0=$(smc_lib_now_ms)
+	smc_lib_on "$where" "tc filter add dev $net ingress $f" || rc=1
+	end_busy "$t0" || rc=1
+	smc_lib_wait_until "$WAIT_S" "no link group left on either host" \
+		smc_lib_no_groups || rc=1
+	smc_lib_on "$where" "tc -s filter show dev $net ingress | grep Sent;
+		tc qdisc del dev $net clsact" || rc=1
+	fresh_smcr || rc=1
+	return "$rc"
+}
+
 # rx_stall: the peer stops taking messages in mid-transfer
 rx_stall()
 {
@@ -455,6 +489,7 @@ cleanup()
 
 	for h in local peer; do
 		for n in 1 2; do
+			smc_lib_on "$h" "tc qdisc del dev net$n clsact" >/dev/null 2>&1
 			restore "$h" "rxe$n" >/dev/null 2>&1
 		done
 	done
@@ -482,7 +517,7 @@ NOMEM_SIZE=4194304
 [ -n "$quick" ] && NOMEM_SIZE=1048576
 [ -n "$quick" ] && have_distro=0 distro_skip=
 
-n=9
+n=10
 [ -n "$quick" ] && n=5
 have_faults=0
 [ -e /sys/kernel/debug/failslab/require-start ] && have_faults=1
@@ -506,6 +541,9 @@ smc_lib_run "port down here during a transfer" port_down local
 [ -n "$quick" ] ||
 	smc_lib_run "peer stops taking messages in during a transfer: TEST_LINK finds it" \
 		rx_stall
+[ -n "$quick" ] ||
+	smc_lib_run "RoCE packets into the peer dropped during a transfer (tc): TEST_LINK finds it" \
+		tc_drop peer
 # only the debug kernel has fault injection
 [ "$have_faults" = 1 ] &&
 	smc_lib_run "GFP_ATOMIC allocations under smc fail on both hosts: transfers end or complete" \
