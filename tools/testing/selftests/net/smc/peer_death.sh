@@ -156,8 +156,11 @@ up()
 	[ "$devs" = "rxe1 rxe2" ] || { echo "FAIL not one link on each device"; rc=1; }
 	modes=$(smc_lib_conn_modes local "$idle_port" client)
 	echo "idle connections: $modes"
-	[ "$modes" = "2 SMCR 0x00000000" ] ||
-		{ echo "FAIL the idle connections are not both SMC-R"; rc=1; }
+	[ "$modes" = "2 SMCR 0x00000000" ] || {
+		echo "FAIL the idle connections (to port $idle_port) are not both SMC-R:"
+		"$SMC_LIB_SMCSS" -a
+		rc=1
+	}
 	return "$rc"
 }
 
