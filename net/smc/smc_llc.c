@@ -843,8 +843,8 @@ void smc_llc_testlink_start(struct smc_lgr_link *lnk)
  * Idle for net.smc.smcr_testlink_time: send TEST_LINK; no answer within
  * 2 s: the link is down.  The answer, or any other sign of a working
  * peer (a CDC, an LLC message), but not the peer's own TEST_LINK
- * request: that one still comes in on a path broken one way, and the
- * peer sends it exactly because it no longer hears us.
+ * request: that one still comes in on a path broken one way, sent
+ * because the peer has heard nothing from us for a while.
  *
  * Context: process context, on smc_lgr_wq.
  */
