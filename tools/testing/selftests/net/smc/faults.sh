@@ -72,8 +72,6 @@ ERR_MAX_S=${SMC_FAULT_ERR_MAX_S:-$((TESTLINK_S + 2 + 8 + 12 * slow))}
 # bound of waits for a state that must come (ports, groups); generous
 # for the debug kernel
 WAIT_S=${SMC_FAULT_WAIT_S:-60}
-# larger than what moves in ERR_MAX_S on the rig, so it cannot finish
-BIG=1073741824
 RES=/tmp/smc_faults.$$
 # allocation faults: the debug kernel's failslab and fail_page_alloc
 FAULT_DIRS="/sys/kernel/debug/failslab /sys/kernel/debug/fail_page_alloc"
@@ -136,22 +134,12 @@ no_dstate()
 # the background; returns once the connection is up in one link group
 start_busy()
 {
-	local out port
+	local rc
 
-	out=$(smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" server --port 0 \
-		--daemon --result "$RES" --family smc --size "$BIG" \
-		--dir both --seed 7 --timeout 120 --expect-error)" 2>&1)
-	port=$(printf '%s\n' "$out" | sed -n 's/^READY \([0-9]*\)$/\1/p')
-	if [ -z "$port" ]; then
-		echo "FAIL server did not come up on the peer: $out"
-		return 1
-	fi
-	"$SMC_LIB_DATA_TEST" client --host "$(smc_lib_ip peer)" --port "$port" \
-		--family smc --size "$BIG" --dir both --seed 7 --timeout 120 \
-		--expect-error --hook "$SMC_LIB_HOOK" >"$RES.client" 2>&1 &
-	busy_pid=$!
-	smc_lib_wait_until "$WAIT_S" "the transfer under way" \
-		grep -qx transfer "$RES.client"
+	smc_lib_busy_start "$WAIT_S" "$RES" "$RES.client" 7
+	rc=$?
+	busy_pid=$smc_lib_busy_pid
+	return "$rc"
 }
 
 # end_busy <t0 ms>: both ends must have ended in an error, within

@@ -707,6 +707,34 @@ smc_lib_no_groups()
 	[ "$(smc_lib_lgr_count local)" = 0 ] && [ "$(smc_lib_lgr_count peer)" = 0 ]
 }
 
+# smc_lib_busy_start <seconds> <result file> <client output> <seed>: a
+# verified transfer both ways, too big to end soon, with the server on
+# the peer and the client here in the background (its pid in
+# smc_lib_busy_pid), both expecting an error (fault tests); returns once
+# the transfer is under way, within the seconds
+smc_lib_busy_start()
+{
+	local out port big=1073741824
+
+	# read by the callers
+	# shellcheck disable=SC2034
+	smc_lib_busy_pid=
+	out=$(smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" server --port 0 \
+		--daemon --result "$2" --family smc --size "$big" \
+		--dir both --seed "$4" --timeout 120 --expect-error)" 2>&1)
+	port=$(printf '%s\n' "$out" | sed -n 's/^READY \([0-9]*\)$/\1/p')
+	if [ -z "$port" ]; then
+		echo "FAIL server did not come up on the peer: $out"
+		return 1
+	fi
+	"$SMC_LIB_DATA_TEST" client --host "$(smc_lib_ip peer)" --port "$port" \
+		--family smc --size "$big" --dir both --seed "$4" --timeout 120 \
+		--expect-error --hook "$SMC_LIB_HOOK" >"$3" 2>&1 &
+	# shellcheck disable=SC2034
+	smc_lib_busy_pid=$!
+	smc_lib_wait_until "$1" "the transfer under way" grep -qx transfer "$3"
+}
+
 # smc_lib_wait_until <seconds> <what> <command...>: poll the command
 # until it succeeds; after the seconds, "FAIL not within ..." and 1
 smc_lib_wait_until()

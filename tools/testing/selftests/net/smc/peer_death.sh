@@ -42,7 +42,6 @@ TESTLINK_S=2
 ERR_MAX_S=${SMC_FAULT_ERR_MAX_S:-$((TESTLINK_S + 2 + 8 + 12 * slow))}
 UNLOAD_MAX_S=15
 WAIT_S=60
-BIG=1073741824
 RES=/tmp/smc_peer_death.$$
 SMCR_TOOL=$SMC_LIB_SMCR
 
@@ -90,19 +89,12 @@ dstate()
 # start_busy: the verified transfer, server on the peer
 start_busy()
 {
-	local out port
+	local rc
 
-	out=$(smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" server --port 0 \
-		--daemon --result "$RES" --family smc --size "$BIG" \
-		--dir both --seed 5 --timeout 120 --expect-error)" 2>&1)
-	port=$(printf '%s\n' "$out" | sed -n 's/^READY \([0-9]*\)$/\1/p')
-	[ -n "$port" ] || { echo "server did not come up on the peer: $out"; return 1; }
-	"$SMC_LIB_DATA_TEST" client --host "$(smc_lib_ip peer)" --port "$port" \
-		--family smc --size "$BIG" --dir both --seed 5 --timeout 120 \
-		--expect-error --hook "$SMC_LIB_HOOK" >"$RES.busy" 2>&1 &
-	busy_pid=$!
-	smc_lib_wait_until "$WAIT_S" "the transfer under way" \
-		grep -qx transfer "$RES.busy"
+	smc_lib_busy_start "$WAIT_S" "$RES" "$RES.busy" 5
+	rc=$?
+	busy_pid=$smc_lib_busy_pid
+	return "$rc"
 }
 
 # idle_is <blocking|back>: the blocked recv() and send() are about to
