@@ -22,7 +22,8 @@
 # RoCEv2 packets dropped as they come into the peer (tc flower on
 # clsact ingress) break the link silently and one way: ports and TCP stay
 # up, and this host still hears the peer.  Each host must still find the
-# link dead by its TEST_LINK, which only its own answer satisfies.
+# link dead by its TEST_LINK, which the peer's own TEST_LINK request
+# does not answer.
 #
 # A peer that stops taking messages in (test switch rx_stall: its
 # receive completions are dropped and its receive queue no longer
@@ -79,28 +80,6 @@ ALLOC_PAIRS=3
 ALLOC_PCT=5
 ALLOC_TIMES=10
 
-# devs_in_use <local|peer>: "rxeN" for each rxe port with links there
-devs_in_use()
-{
-	smc_lib_on "$1" "$(smc_lib_q "$SMCR_TOOL" -j device show)" |
-		sed 's/},{/}\n{/g' | awk '
-		'"$SMC_LIB_AWK_FIELD"'
-		field($0, "links") + 0 > 0 { print field($0, "ib_dev") }'
-}
-
-# testlink <local|peer> [<seconds>]: set net.smc.smcr_testlink_time
-# there, or print it
-testlink()
-{
-	local f=/proc/sys/net/smc/smcr_testlink_time
-
-	if [ -n "${2:-}" ]; then
-		smc_lib_on "$1" "[ ! -e $f ] || echo $2 >$f"
-	else
-		smc_lib_on "$1" "cat $f 2>/dev/null"
-	fi
-}
-
 # port_active <local|peer> <rxeN>
 port_active()
 {
@@ -109,21 +88,15 @@ port_active()
 		END { exit !f }'
 }
 
-# dstate <local|peer>: the tasks in uninterruptible sleep there
-dstate()
-{
-	smc_lib_on "$1" "ps -eo stat=,pid=,comm=" | awk '$1 ~ /^D/'
-}
-
 # no_dstate <local|peer>: no task stays in uninterruptible sleep there
 # (a teardown's bounded waits pass through it for a moment)
 no_dstate()
 {
 	local end=$((SECONDS + DEL_MAX_S))
 
-	while [ -n "$(dstate "$1")" ]; do
+	while [ -n "$(smc_lib_dstate "$1")" ]; do
 		if [ "$SECONDS" -ge "$end" ]; then
-			echo "FAIL tasks in D state on $1 for ${DEL_MAX_S}s: $(dstate "$1")"
+			echo "FAIL tasks in D state on $1 for ${DEL_MAX_S}s: $(smc_lib_dstate "$1")"
 			return 1
 		fi
 		sleep 0.2
@@ -238,7 +211,7 @@ link_dev()
 {
 	local d
 
-	d=$(devs_in_use "$1")
+	d=$(smc_lib_devs_in_use "$1")
 	if [ "$(printf '%s\n' "$d" | grep -c rxe)" != 1 ]; then
 		echo "FAIL not exactly one device with links on $1: '$d'" >&2
 		return 1
@@ -460,7 +433,7 @@ $(smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" wait --result "$RES")" 2>&1)" |
 # shellcheck disable=SC2317 # called through smc_lib_run
 fast_testlink()
 {
-	testlink local "$TESTLINK_S" && testlink peer "$TESTLINK_S"
+	smc_lib_testlink local "$TESTLINK_S" && smc_lib_testlink peer "$TESTLINK_S"
 }
 
 # shellcheck disable=SC2317 # called through smc_lib_run
@@ -470,7 +443,7 @@ peer_to_distro()
 		smc_lib_ueid_set peer && fast_testlink
 }
 
-testlink_l=$(testlink local) testlink_p=$(testlink peer)
+testlink_l=$(smc_lib_testlink local) testlink_p=$(smc_lib_testlink peer)
 cleanup()
 {
 	local h n
@@ -488,8 +461,8 @@ cleanup()
 			smc_lib_on "$h" "for d in $FAULT_DIRS; do echo 0 >\$d/times; done"
 		done
 	fi
-	testlink local "${testlink_l:-30}"
-	testlink peer "${testlink_p:-30}"
+	smc_lib_testlink local "${testlink_l:-30}"
+	smc_lib_testlink peer "${testlink_p:-30}"
 	smc_lib_smcr_cleanup
 	rm -f "$RES" "$RES.client"
 }

@@ -707,6 +707,35 @@ smc_lib_no_groups()
 	[ "$(smc_lib_lgr_count local)" = 0 ] && [ "$(smc_lib_lgr_count peer)" = 0 ]
 }
 
+# smc_lib_testlink <local|peer> [<seconds>]: set
+# net.smc.smcr_testlink_time there, or print it
+smc_lib_testlink()
+{
+	local f=/proc/sys/net/smc/smcr_testlink_time
+
+	if [ -n "${2:-}" ]; then
+		smc_lib_on "$1" "[ ! -e $f ] || echo $2 >$f"
+	else
+		smc_lib_on "$1" "cat $f 2>/dev/null"
+	fi
+}
+
+# smc_lib_devs_in_use <local|peer>: "rxeN" for each rxe port with links
+# there
+smc_lib_devs_in_use()
+{
+	smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCR" -j device show)" |
+		sed 's/},{/}\n{/g' | awk '
+		'"$SMC_LIB_AWK_FIELD"'
+		field($0, "links") + 0 > 0 { print field($0, "ib_dev") }'
+}
+
+# smc_lib_dstate <local|peer>: the tasks in uninterruptible sleep there
+smc_lib_dstate()
+{
+	smc_lib_on "$1" "ps -eo stat=,pid=,comm=" | awk '$1 ~ /^D/'
+}
+
 # smc_lib_busy_start <seconds> <result file> <client output> <seed>: a
 # verified transfer both ways, too big to end soon, with the server on
 # the peer and the client here in the background (its pid in

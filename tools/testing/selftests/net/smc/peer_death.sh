@@ -43,7 +43,6 @@ ERR_MAX_S=${SMC_FAULT_ERR_MAX_S:-$((TESTLINK_S + 2 + 8 + 12 * slow))}
 UNLOAD_MAX_S=15
 WAIT_S=60
 RES=/tmp/smc_peer_death.$$
-SMCR_TOOL=$SMC_LIB_SMCR
 
 SMC_HOOK_EXPECT="SMCR 0x00000000"
 SMC_HOOK_EXPECT_PEER="SMCR 0x00000000"
@@ -66,25 +65,6 @@ trap cleanup EXIT
 
 # the blocked calls here and the listener on the peer that never reads
 BLOCKED=$SMC_LIB_DIR/smc_blocked.py
-
-# testlink <local|peer> <seconds>: net.smc.smcr_testlink_time there
-testlink()
-{
-	smc_lib_on "$1" "echo $2 >/proc/sys/net/smc/smcr_testlink_time"
-}
-
-# the rxe devices with links here
-devs_in_use()
-{
-	"$SMCR_TOOL" -j device show | sed 's/},{/}\n{/g' | awk '
-	'"$SMC_LIB_AWK_FIELD"'
-	field($0, "links") + 0 > 0 { print field($0, "ib_dev") }' | sort | xargs
-}
-
-dstate()
-{
-	ps -eo stat=,pid=,comm= | awk '$1 ~ /^D/'
-}
 
 # start_busy: the verified transfer, server on the peer
 start_busy()
@@ -143,7 +123,7 @@ up()
 	start_busy || return 1
 	start_idle || return 1
 	cat "$RES.recv" "$RES.send"
-	devs=$(devs_in_use)
+	devs=$(smc_lib_devs_in_use local | sort | xargs)
 	echo "devices with links here: $devs; link groups $(smc_lib_lgr_count local)"
 	[ "$devs" = "rxe1 rxe2" ] || { echo "FAIL not one link on each device"; rc=1; }
 	modes=$(smc_lib_conn_modes local "$idle_port" client)
@@ -228,7 +208,8 @@ clean()
 
 	smc_lib_wait_until "$WAIT_S" "no link group left here" no_groups_here ||
 		rc=1
-	[ -z "$(dstate)" ] || { echo "FAIL tasks in D state: $(dstate)"; rc=1; }
+	[ -z "$(smc_lib_dstate local)" ] ||
+		{ echo "FAIL tasks in D state: $(smc_lib_dstate local)"; rc=1; }
 	t=$(smc_lib_now_ms)
 	smc_lib_mod_unload || { echo "FAIL smc does not unload"; rc=1; }
 	ms=$(($(smc_lib_now_ms) - t))
@@ -238,7 +219,8 @@ clean()
 	return "$rc"
 }
 
-{ testlink local "$TESTLINK_S" && testlink peer "$TESTLINK_S"; } ||
+{ smc_lib_testlink local "$TESTLINK_S" && smc_lib_testlink peer "$TESTLINK_S" &&
+	[ "$(smc_lib_testlink local)$(smc_lib_testlink peer)" = "$TESTLINK_S$TESTLINK_S" ]; } ||
 	smc_lib_bail_fail "cannot set smcr_testlink_time to $TESTLINK_S s"
 
 # here_run <name> <function> [args]: smc_lib_run in this shell, not a
