@@ -20,6 +20,7 @@
 
 #include <linux/if_vlan.h>
 #include <linux/inetdevice.h>
+#include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/smc.h>
 #include <linux/workqueue.h>
@@ -479,6 +480,20 @@ static int smc_hs_send_accept(struct smc_sock *smc,
 	return len < 0 ? len : smc_clc_send(smc->clcsock, buf, len);
 }
 
+/* a Decline read into @buf: its diagnosis kept, the fallback is the peer's */
+static int smc_hs_peer_decline(struct smc_sock *smc, const u8 *buf,
+			       const struct smc_clc_hdr_info *info,
+			       bool *out_of_sync)
+{
+	struct smc_clc_decline_info d;
+
+	if (smc_clc_decline_decode(buf, info->length, &d))
+		return -EPROTO;
+	WRITE_ONCE(smc->peer_diagnosis, d.diagnosis);
+	*out_of_sync = d.out_of_sync;
+	return SMC_CLC_DECL_PEERDECL;
+}
+
 /*
  * Read the peer's Accept (client) or Confirm (server) into @a.  Return:
  * 0; a positive reason when the peer declined (its diagnosis kept); or
@@ -487,7 +502,6 @@ static int smc_hs_send_accept(struct smc_sock *smc,
 static int smc_hs_recv_accept(struct smc_sock *smc, u8 type, u8 *buf,
 			      struct smc_clc_accept_info *a, bool *out_of_sync)
 {
-	struct smc_clc_decline_info d;
 	struct smc_clc_hdr_info info;
 	int rc;
 
@@ -495,13 +509,8 @@ static int smc_hs_recv_accept(struct smc_sock *smc, u8 type, u8 *buf,
 			  SMC_CLC_WAIT_TIME, &info);
 	if (rc)
 		return rc;
-	if (info.type == SMC_CLC_DECLINE) {
-		if (smc_clc_decline_decode(buf, info.length, &d))
-			return -EPROTO;
-		WRITE_ONCE(smc->peer_diagnosis, d.diagnosis);
-		*out_of_sync = d.out_of_sync;
-		return SMC_CLC_DECL_PEERDECL;
-	}
+	if (info.type == SMC_CLC_DECLINE)
+		return smc_hs_peer_decline(smc, buf, &info, out_of_sync);
 	rc = smc_clc_accept_decode(buf, info.length, a);
 	if (rc) {
 		/* an SMC-D answer is declined, anything else breaks */
@@ -510,19 +519,81 @@ static int smc_hs_recv_accept(struct smc_sock *smc, u8 type, u8 *buf,
 	return a->type == type ? 0 : -EPROTO;
 }
 
-/* give up SMC-R: leave the group, tell the peer unless it declined */
+/*
+ * The first link is confirmed over RoCE while the peer may give up on
+ * it first and decline on the clcsock: when RoCE does not pass (a
+ * firewall, a broken fabric), each side then sees only the other's
+ * Decline.  So the LLC wait also ends with news on the clcsock, and a
+ * Decline found there is taken off the stream, where the application
+ * would read it as data after the fallback, and none is sent back.
+ */
+struct smc_hs_clc_watch {
+	struct wait_queue_entry	wq;
+	struct smc_lgr_link	*lnk;
+	bool			news;
+};
+
+static int smc_hs_clc_news(struct wait_queue_entry *wq, unsigned int mode,
+			   int sync, void *key)
+{
+	struct smc_hs_clc_watch *w = container_of(wq, struct smc_hs_clc_watch,
+						  wq);
+
+	/* data, EOF or an error; not the room our Confirm made */
+	if (key && !(key_to_poll(key) & (EPOLLIN | EPOLLRDHUP | EPOLLHUP |
+					 EPOLLERR)))
+		return 0;
+	WRITE_ONCE(w->news, true);
+	wake_up_all(&w->lnk->llc_wait);
+	return 0;
+}
+
+static int smc_hs_confirm_link(struct smc_sock *smc,
+			       struct smc_conn_setup *cs, u8 *buf,
+			       bool *peer_declined, bool *out_of_sync)
+{
+	struct smc_hs_clc_watch w = { .lnk = cs->lnk };
+	struct sock *clcsk = smc->clcsock->sk;
+	struct smc_clc_hdr_info info;
+	int rc;
+
+	init_waitqueue_func_entry(&w.wq, smc_hs_clc_news);
+	add_wait_queue(sk_sleep(clcsk), &w.wq);
+	if (cs->lnk->lgr->role == SMC_SERV)
+		rc = smc_llc_confirm_link_serv(cs->lnk, &w.news);
+	else
+		rc = smc_llc_confirm_link_clnt(cs->lnk, &w.news);
+	remove_wait_queue(sk_sleep(clcsk), &w.wq);
+	/* news just as the wait ran out: look before declining as well */
+	if (rc == SMC_CLC_DECL_TIMEOUT_CL && READ_ONCE(w.news))
+		rc = -EINTR;
+	if (rc != -EINTR)
+		return rc;
+	/* nothing but a Decline may come now: a whole one, or an error */
+	rc = smc_clc_recv(smc->clcsock, buf, SMC_CLC_MAX_LEN, SMC_CLC_DECLINE,
+			  SMC_CLC_WAIT_TIME, &info);
+	if (rc)
+		return rc;
+	rc = smc_hs_peer_decline(smc, buf, &info, out_of_sync);
+	*peer_declined = rc == SMC_CLC_DECL_PEERDECL;
+	return rc;
+}
+
+/*
+ * Give up SMC-R: tell the peer unless it declined, then leave the group.
+ * The Decline goes first: a peer that gave up too looks for it only for
+ * a while (smc_hs_confirm_link()).
+ */
 static int smc_hs_smcr_fail(struct smc_sock *smc, struct smc_conn_setup *cs,
 			    int rc, bool peer_declined, u8 version)
 {
+	int err = 0;
+
+	if (rc > 0 && !peer_declined)
+		err = smc_clc_send_decline(smc, rc, version);
 	if (cs->lgr || cs->sel.dev)
 		smc_conn_setup_abort(smc, cs, rc > 0 ? rc : 0);
-	if (rc > 0 && !peer_declined) {
-		int err = smc_clc_send_decline(smc, rc, version);
-
-		if (err)
-			return err;
-	}
-	return rc;
+	return err ?: rc;
 }
 
 /**
@@ -599,7 +670,7 @@ int smc_hs_client(struct smc_sock *smc)
 	if (rc)
 		goto fail;
 	if (cs->first_contact) {
-		rc = smc_llc_confirm_link_clnt(cs->lnk);
+		rc = smc_hs_confirm_link(smc, cs, buf, &peer_declined, &sync);
 		if (rc)
 			goto fail;
 	}
@@ -805,9 +876,12 @@ static int smc_hs_serv_smcr(struct smc_sock *smc, struct smc_conn_setup *cs,
 		smc_lgr_link_set_peer(cs->lnk, a->qpn, a->psn, a->gid,
 				      cs->version == SMC_CLC_V2 ?
 				      cs->peer_mac : a->mac, a->qp_mtu);
-		rc = smc_llc_confirm_link_serv(cs->lnk);
-		if (rc)
+		rc = smc_hs_confirm_link(smc, cs, buf, &peer_declined, &sync);
+		if (rc) {
+			if (peer_declined && sync)
+				rc = SMC_CLC_DECL_SYNCERR;
 			goto fail;
+		}
 	}
 	kfree(a);
 	smc_conn_setup_done(smc, cs);

@@ -84,7 +84,7 @@ static void lgrt_clnt_confirm(struct work_struct *work)
 {
 	struct lgrt_ctx *c = container_of(work, struct lgrt_ctx, clnt_work);
 
-	c->clnt_rc = smc_llc_confirm_link_clnt(&c->clnt->lnk[0]);
+	c->clnt_rc = smc_llc_confirm_link_clnt(&c->clnt->lnk[0], NULL);
 }
 
 static int lgrt_init(struct kunit *test)
@@ -134,12 +134,11 @@ static void lgrt_exit(struct kunit *test)
 		smc_ib_put(c->sel.dev);
 }
 
-/* both groups with one link each, confirmed as after a first contact */
-static void lgrt_pair_up(struct kunit *test, u8 version)
+/* both groups with one link each, as the CLC Accept and Confirm leave them */
+static void lgrt_pair_init(struct kunit *test, u8 version)
 {
 	struct lgrt_ctx *c = test->priv;
 	struct smc_lgr_link *sl, *cl;
-	int rc;
 
 	c->serv = smc_lgr_create(&init_net, SMC_SERV, version,
 				 lgrt_sysid_clnt, 0);
@@ -164,8 +163,20 @@ static void lgrt_pair_up(struct kunit *test, u8 version)
 			      sl->wr.gid.raw, sl->wr.mac, IB_MTU_1024);
 	/* the client is in RTR before it sends the CLC Confirm */
 	KUNIT_ASSERT_EQ(test, smc_lgr_link_rtr(cl), 0);
+}
+
+/* both groups with one link each, confirmed as after a first contact */
+static void lgrt_pair_up(struct kunit *test, u8 version)
+{
+	struct lgrt_ctx *c = test->priv;
+	struct smc_lgr_link *sl, *cl;
+	int rc;
+
+	lgrt_pair_init(test, version);
+	sl = &c->serv->lnk[0];
+	cl = &c->clnt->lnk[0];
 	queue_work(system_unbound_wq, &c->clnt_work);
-	rc = smc_llc_confirm_link_serv(sl);
+	rc = smc_llc_confirm_link_serv(sl, NULL);
 	flush_work(&c->clnt_work);
 	KUNIT_ASSERT_EQ(test, rc, 0);
 	KUNIT_ASSERT_EQ(test, c->clnt_rc, 0);
@@ -176,6 +187,25 @@ static void lgrt_pair_up(struct kunit *test, u8 version)
 	KUNIT_EXPECT_EQ(test, c->clnt->type, SMC_LGR_SINGLE);
 	KUNIT_EXPECT_EQ(test, sl->peer_link_uid, cl->link_uid);
 	KUNIT_EXPECT_EQ(test, cl->peer_link_uid, sl->link_uid);
+}
+
+/*
+ * The handshake cancels the first CONFIRM_LINK wait when a Decline comes
+ * on the clcsock: each side then ends it at once, the link unconfirmed.
+ */
+static void smc_lgr_confirm_cancel(struct kunit *test)
+{
+	struct lgrt_ctx *c = test->priv;
+	bool cancel = true;
+
+	lgrt_pair_init(test, SMC_CLC_V2);
+	KUNIT_EXPECT_EQ(test, smc_llc_confirm_link_clnt(&c->clnt->lnk[0],
+							&cancel), -EINTR);
+	KUNIT_EXPECT_EQ(test, c->clnt->lnk[0].state, SMC_LNK_ACTIVATING);
+	KUNIT_EXPECT_EQ(test, smc_llc_confirm_link_serv(&c->serv->lnk[0],
+							&cancel), -EINTR);
+	KUNIT_EXPECT_EQ(test, c->serv->lnk[0].state, SMC_LNK_ACTIVATING);
+	KUNIT_EXPECT_NE(test, c->serv->type, SMC_LGR_SINGLE);
 }
 
 /* first contact, TEST_LINK, and who may reuse the groups */
@@ -637,6 +667,7 @@ static void smc_lgr_first_contact_cap(struct kunit *test)
 
 static struct kunit_case smc_lgr_cases[] = {
 	KUNIT_CASE(smc_lgr_confirm),
+	KUNIT_CASE(smc_lgr_confirm_cancel),
 	KUNIT_CASE(smc_lgr_rkey),
 	KUNIT_CASE(smc_lgr_rmb_limit),
 	KUNIT_CASE(smc_lgr_rmb_quarantine),

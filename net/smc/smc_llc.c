@@ -214,11 +214,12 @@ static void smc_llc_want(struct smc_lgr_link *lnk, u8 key, bool keep_early)
 
 /*
  * Wait for the message announced by smc_llc_want() and decode it into
- * @m.  Return: 0, -ETIMEDOUT, -ENOLINK if the link or group went down,
- * or the decoder's error.
+ * @m.  @cancel, if given, ends the wait early when it turns true (its
+ * setter wakes lnk->llc_wait).  Return: 0, -ETIMEDOUT, -ENOLINK if the
+ * link or group went down, -EINTR if cancelled, or the decoder's error.
  */
 static int smc_llc_wait(struct smc_lgr_link *lnk, u8 key, long timeout,
-			struct smc_llc_msg_info *m)
+			const bool *cancel, struct smc_llc_msg_info *m)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	u8 resp[SMC_WR_TX_SIZE];
@@ -227,7 +228,8 @@ static int smc_llc_wait(struct smc_lgr_link *lnk, u8 key, long timeout,
 	wait_event_timeout(lnk->llc_wait,
 			   READ_ONCE(lnk->llc_resp_type) == key ||
 			   READ_ONCE(lgr->terminating) ||
-			   test_bit(SMC_WR_LINK_DOWN, &lnk->wr.flags),
+			   test_bit(SMC_WR_LINK_DOWN, &lnk->wr.flags) ||
+			   (cancel && READ_ONCE(*cancel)),
 			   timeout);
 	spin_lock_bh(&lgr->llc_rx_lock);
 	got = lnk->llc_resp_type == key;
@@ -236,17 +238,18 @@ static int smc_llc_wait(struct smc_lgr_link *lnk, u8 key, long timeout,
 	lnk->llc_want = 0;
 	lnk->llc_resp_type = 0;
 	spin_unlock_bh(&lgr->llc_rx_lock);
-	if (!got)
-		return READ_ONCE(lgr->terminating) ||
-		       test_bit(SMC_WR_LINK_DOWN, &lnk->wr.flags) ?
-		       -ENOLINK : -ETIMEDOUT;
-	return smc_llc_decode(resp, sizeof(resp), m);
+	if (got)
+		return smc_llc_decode(resp, sizeof(resp), m);
+	if (READ_ONCE(lgr->terminating) ||
+	    test_bit(SMC_WR_LINK_DOWN, &lnk->wr.flags))
+		return -ENOLINK;
+	return cancel && READ_ONCE(*cancel) ? -EINTR : -ETIMEDOUT;
 }
 
 /* send request @req and wait for its response */
 static int smc_llc_xchg(struct smc_lgr_link *lnk,
 			const struct smc_llc_msg_info *req, long timeout,
-			struct smc_llc_msg_info *resp)
+			const bool *cancel, struct smc_llc_msg_info *resp)
 {
 	u8 key = smc_llc_key(req->type, SMC_LLC_FLAG_RESP);
 	int rc;
@@ -257,7 +260,7 @@ static int smc_llc_xchg(struct smc_lgr_link *lnk,
 		smc_llc_want(lnk, 0, false);
 		return rc;
 	}
-	return smc_llc_wait(lnk, key, timeout, resp);
+	return smc_llc_wait(lnk, key, timeout, cancel, resp);
 }
 
 /* --- first contact --------------------------------------------------------- */
@@ -313,14 +316,17 @@ static int smc_llc_link_ready(struct smc_lgr_link *lnk)
 /**
  * smc_llc_confirm_link_serv() - server side of the first link's confirm
  * @lnk: the new link, ACTIVATING, the peer's CLC values set
+ * @cancel: NULL, or a flag that ends the wait for the response when it
+ *	turns true; its setter wakes lnk->llc_wait
  *
  * QP to RTS, the RMBs registered, the CONFIRM_LINK request sent; with
  * the response the link is ACTIVE and the group SINGLE.
  *
  * Context: process context; sleeps up to SMC_LLC_WAIT_TIME.
- * Return: 0, or a positive SMC_CLC_DECL_* for the CLC layer's decline.
+ * Return: 0, a positive SMC_CLC_DECL_* for the CLC layer's decline, or
+ * -EINTR when @cancel ended the wait.
  */
-int smc_llc_confirm_link_serv(struct smc_lgr_link *lnk)
+int smc_llc_confirm_link_serv(struct smc_lgr_link *lnk, const bool *cancel)
 {
 	struct smc_llc_msg_info req, resp;
 	int rc;
@@ -333,10 +339,11 @@ int smc_llc_confirm_link_serv(struct smc_lgr_link *lnk)
 		goto out;
 	}
 	smc_llc_confirm_msg(lnk, &req, 0);
-	rc = smc_llc_xchg(lnk, &req, SMC_LLC_WAIT_TIME, &resp);
+	rc = smc_llc_xchg(lnk, &req, SMC_LLC_WAIT_TIME, cancel, &resp);
 	if (rc) {
-		rc = rc == -ETIMEDOUT ? SMC_CLC_DECL_TIMEOUT_CL :
-					SMC_CLC_DECL_INTERR;
+		if (rc != -EINTR)
+			rc = rc == -ETIMEDOUT ? SMC_CLC_DECL_TIMEOUT_CL :
+						SMC_CLC_DECL_INTERR;
 		goto out;
 	}
 	if (resp.confirm_link.qpn != lnk->peer_qpn ||
@@ -355,14 +362,17 @@ EXPORT_SYMBOL_IF_KUNIT(smc_llc_confirm_link_serv);
 /**
  * smc_llc_confirm_link_clnt() - client side of the first link's confirm
  * @lnk: the new link, ACTIVATING, QP in RTR (or INIT with the peer set)
+ * @cancel: NULL, or a flag that ends the wait for the request when it
+ *	turns true; its setter wakes lnk->llc_wait
  *
  * Waits for the server's CONFIRM_LINK request, takes the link id, moves
  * the QP to RTS, registers the RMBs and answers; the link is ACTIVE.
  *
  * Context: process context; sleeps up to SMC_LLC_WAIT_CLNT_FIRST.
- * Return: 0, or a positive SMC_CLC_DECL_* for the CLC layer's decline.
+ * Return: 0, a positive SMC_CLC_DECL_* for the CLC layer's decline, or
+ * -EINTR when @cancel ended the wait.
  */
-int smc_llc_confirm_link_clnt(struct smc_lgr_link *lnk)
+int smc_llc_confirm_link_clnt(struct smc_lgr_link *lnk, const bool *cancel)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	u8 key = smc_llc_key(SMC_LLC_CONFIRM_LINK, 0);
@@ -380,10 +390,11 @@ int smc_llc_confirm_link_clnt(struct smc_lgr_link *lnk)
 	}
 	/* the request may have arrived already: keep it */
 	smc_llc_want(lnk, key, true);
-	rc = smc_llc_wait(lnk, key, SMC_LLC_WAIT_CLNT_FIRST, &req);
+	rc = smc_llc_wait(lnk, key, SMC_LLC_WAIT_CLNT_FIRST, cancel, &req);
 	if (rc) {
-		rc = rc == -ETIMEDOUT ? SMC_CLC_DECL_TIMEOUT_CL :
-					SMC_CLC_DECL_INTERR;
+		if (rc != -EINTR)
+			rc = rc == -ETIMEDOUT ? SMC_CLC_DECL_TIMEOUT_CL :
+						SMC_CLC_DECL_INTERR;
 		goto out;
 	}
 	if ((req.flags & SMC_LLC_FLAG_NO_RMBE_EYEC) !=
@@ -438,7 +449,7 @@ int smc_llc_test_link(struct smc_lgr_link *lnk)
 	mutex_lock(&lnk->lgr->llc_flow_lock);
 	smc_llc_init_msg(lnk, &req, SMC_LLC_TEST_LINK, 0);
 	get_random_bytes(req.test_link.data, sizeof(req.test_link.data));
-	rc = smc_llc_xchg(lnk, &req, SMC_LLC_WAIT_TIME, &resp);
+	rc = smc_llc_xchg(lnk, &req, SMC_LLC_WAIT_TIME, NULL, &resp);
 	if (!rc && memcmp(req.test_link.data, resp.test_link.data,
 			  sizeof(req.test_link.data)))
 		rc = -EPROTO;
@@ -469,7 +480,7 @@ int smc_llc_confirm_rkey(struct smc_lgr_link *lnk, struct smc_buf_desc *rmb)
 	req.confirm_rkey.rtoken[0].link_id = 0;
 	req.confirm_rkey.rtoken[0].rkey = rmb->mr[lnk->idx].rkey;
 	req.confirm_rkey.rtoken[0].vaddr = rmb->mr[lnk->idx].addr;
-	rc = smc_llc_xchg(lnk, &req, SMC_LLC_WAIT_TIME, &resp);
+	rc = smc_llc_xchg(lnk, &req, SMC_LLC_WAIT_TIME, NULL, &resp);
 	if (!rc && resp.flags & SMC_LLC_FLAG_RKEY_NEG)
 		rc = -EPROTO;
 	if (!rc)
@@ -502,7 +513,7 @@ int smc_llc_delete_rkey(struct smc_lgr_link *lnk, struct smc_buf_desc *rmb)
 	smc_llc_init_msg(lnk, &req, SMC_LLC_DELETE_RKEY, 0);
 	req.delete_rkey.num_rkeys = 1;
 	req.delete_rkey.rkeys = &rkey;
-	rc = smc_llc_xchg(lnk, &req, SMC_LLC_WAIT_TIME, &resp);
+	rc = smc_llc_xchg(lnk, &req, SMC_LLC_WAIT_TIME, NULL, &resp);
 	/* v1: bit 7 for the first rkey; v2: the count of unknown rkeys */
 	if (!rc && resp.delete_rkey.err_mask)
 		rc = -ENOENT;

@@ -42,7 +42,15 @@ enum smc_llc_type {
 /* how long the link layer waits, as Linux does */
 #define SMC_LLC_WAIT_FIRST_TIME	(5 * HZ)	/* CONFIRM_LINK, new link */
 #define SMC_LLC_WAIT_TIME	(2 * HZ)	/* any other response */
-#define SMC_LLC_WAIT_CLNT_FIRST	(4 * HZ)	/* client: first CONFIRM_LINK */
+/*
+ * The client waits for the first CONFIRM_LINK, or the server's Decline,
+ * half a second longer than a server waits for the response (2 s), and
+ * half a second less than Linux as server looks for a client's Decline
+ * (2 s, then 1 s on the clcsock): when RoCE does not pass, one side's
+ * Decline must come while the other still looks for it, or both decline
+ * and each application reads the other's as data.
+ */
+#define SMC_LLC_WAIT_CLNT_FIRST	(5 * HZ / 2)
 #define SMC_LLC_FLOW_START_TIME	(20 * HZ)	/* for another flow to end */
 #define SMC_LLC_TESTLINK_TIME	(30 * HZ)	/* idle before TEST_LINK */
 
