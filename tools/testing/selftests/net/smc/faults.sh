@@ -25,6 +25,11 @@
 # link dead by its TEST_LINK, which the peer's own TEST_LINK request
 # does not answer.
 #
+# With RoCEv2 blocked both ways before a connect() (a firewall that drops
+# UDP 4791), the first link cannot be confirmed: one side declines, and
+# the other must take that Decline off the stream rather than send its
+# own, or each application reads the other's Decline as data.
+#
 # A peer that stops taking messages in (test switch rx_stall: its
 # receive completions are dropped and its receive queue no longer
 # refilled, as on a host whose kernel no longer gets to it) fails
@@ -317,6 +322,57 @@ tc_drop()
 	return "$rc"
 }
 
+# blocked_connect <server> <decider>: RoCEv2 packets dropped (tc, as in
+# tc_drop) as they come into either host, then a connect() to a server
+# on <server> (local or peer), as behind a firewall that blocks UDP 4791:
+# the first link cannot be confirmed.  One side gives up and declines
+# (TIMEOUT_CL): our server after 2 s, or our client after 2.5 s when the
+# server is the distro's, which looks for a Decline until 3 s and sends
+# its own only later.  The other side, <decider>'s peer, takes that
+# Decline (PEERDECL) instead of sending one.  Neither Decline may reach an
+# application as data, which the checksummed transfer over the fallback
+# would show; no group is left.  The next case's transfer shows SMC-R
+# back.
+blocked_connect()
+{
+	local srv=$1 where net f t0 ms rc=0
+	local srv_mode="TCP 0x02010000" cli_mode="TCP $SMC_LIB_PEERDECL"
+	# shellcheck disable=SC2034 # args used by name
+	local args=(--family smc --size 65536 --dir both --seed 5 --timeout 60)
+
+	if [ "$2" = client ]; then
+		srv_mode="TCP $SMC_LIB_PEERDECL" cli_mode="TCP 0x02010000"
+	fi
+	# for this case only, through the hook
+	if [ "$srv" = local ]; then
+		local -x SMC_HOOK_EXPECT=$srv_mode SMC_HOOK_EXPECT_PEER=$cli_mode
+	else
+		local -x SMC_HOOK_EXPECT=$cli_mode SMC_HOOK_EXPECT_PEER=$srv_mode
+	fi
+	# a group left from before would be used instead of a first contact
+	smc_lib_wait_until "$WAIT_S" "no link group on either host" \
+		smc_lib_no_groups || return 1
+	f="protocol ip flower ip_proto udp dst_port 4791 action drop"
+	for where in local peer; do
+		for net in net1 net2; do
+			smc_lib_on "$where" "tc qdisc add dev $net clsact &&
+				tc filter add dev $net ingress $f" || rc=1
+		done
+	done
+	t0=$(smc_lib_now_ms)
+	smc_lib_pair "$SMC_LIB_DATA_TEST" "$srv" args args || rc=1
+	ms=$(($(smc_lib_now_ms) - t0))
+	echo "fell back and moved the data in $ms ms"
+	for where in local peer; do
+		for net in net1 net2; do
+			smc_lib_on "$where" "tc qdisc del dev $net clsact" || rc=1
+		done
+	done
+	smc_lib_wait_until "$WAIT_S" "no link group left on either host" \
+		smc_lib_no_groups || rc=1
+	return "$rc"
+}
+
 # rx_stall: the peer stops taking messages in mid-transfer
 rx_stall()
 {
@@ -478,16 +534,23 @@ NOMEM_SIZE=4194304
 [ -n "$quick" ] && NOMEM_SIZE=1048576
 [ -n "$quick" ] && have_distro=0 distro_skip=
 
-n=10
+n=12
 [ -n "$quick" ] && n=5
 have_faults=0
 [ -e /sys/kernel/debug/failslab/require-start ] && have_faults=1
 n=$((n + have_faults))
-[ "$have_distro" = 1 ] && n=$((n + 2))
+[ "$have_distro" = 1 ] && n=$((n + 4))
 [ -n "$distro_skip" ] && n=$((n + 1))
 smc_lib_plan "$n"
 
 smc_lib_run "TEST_LINK every ${TESTLINK_S}s on both hosts" fast_testlink
+# the debug kernel has no clsact or flower
+if [ -z "$quick" ]; then
+	smc_lib_run "RoCE blocked both ways (tc), server on the peer: both fall back, no Decline read as data" \
+		blocked_connect peer server
+	smc_lib_run "RoCE blocked both ways (tc), server here: both fall back, no Decline read as data" \
+		blocked_connect local server
+fi
 smc_lib_run "CDC allocations fail after the writes: all announced" \
 	cdc_nomem 20
 smc_lib_run "device deleted here during a transfer" busy_delete local
@@ -511,6 +574,10 @@ smc_lib_run "port down here during a transfer" port_down local
 		alloc_faults
 if [ "$have_distro" = 1 ]; then
 	smc_lib_run "peer runs the distro smc with a UEID" peer_to_distro
+	smc_lib_run "distro peer: RoCE blocked both ways (tc), server on the peer: both fall back, our client declines" \
+		blocked_connect peer client
+	smc_lib_run "distro peer: RoCE blocked both ways (tc), server here: both fall back, our server declines" \
+		blocked_connect local server
 	smc_lib_run "distro peer: device deleted here under an idle link group" \
 		idle_delete local
 fi
