@@ -37,6 +37,11 @@
 # run out of RMB space.  Our TEST_LINK goes unanswered and takes the
 # link down: both applications get their error within ERR_MAX_S.
 #
+# A network namespace whose connections use an RDMA device of the initial
+# one is deleted under its idle link group, or mid-transfer once its
+# client was killed: its groups must go within NETNS_MAX_S, and the
+# peer's with them.
+#
 # On the debug kernel, which has failslab and fail_page_alloc, GFP_ATOMIC
 # allocations made under smc.ko's code fail on both hosts during verified
 # transfers: each must complete or end in an error, never hang.
@@ -75,6 +80,8 @@ TESTLINK_S=2
 DEL_MAX_S=${SMC_FAULT_DEL_MAX_S:-$((10 + 10 * slow))}
 # smcr_testlink_time + 2 s, and room for a slow rig
 ERR_MAX_S=${SMC_FAULT_ERR_MAX_S:-$((TESTLINK_S + 2 + 8 + 12 * slow))}
+# netns deletion with live groups: gone within
+NETNS_MAX_S=${SMC_FAULT_NETNS_MAX_S:-15}
 # bound of waits for a state that must come (ports, groups); generous
 # for the debug kernel
 WAIT_S=${SMC_FAULT_WAIT_S:-60}
@@ -373,6 +380,102 @@ blocked_connect()
 	return "$rc"
 }
 
+# The namespace of netns_delete: its connections go out through a veth
+# pair and this host's net2 (proxy ARP both ways), with an address of
+# net2's subnet, and use rxe2, which stays in the initial namespace as the
+# RDMA core shares it: a PNETID names vx1 (in the namespace's table) and
+# rxe2.  Link groups of its connections belong to the namespace.
+NS=smc_faults_ns
+NS_ADDR=10.9.2.200
+ns_up()
+{
+	local pnet=$SMC_LIB_REPO/tools/smc/smc_pnet
+
+	ip netns add "$NS" &&
+		ip link add vx0 type veth peer name vx1 &&
+		ip link set vx1 netns "$NS" &&
+		ip link set vx0 up &&
+		sysctl -qw net.ipv4.ip_forward=1 net.ipv4.conf.vx0.proxy_arp=1 \
+			net.ipv4.conf.net2.proxy_arp=1 &&
+		ip route add "$NS_ADDR/32" dev vx0 &&
+		ip -n "$NS" link set lo up &&
+		ip -n "$NS" addr add "$NS_ADDR/24" dev vx1 &&
+		ip -n "$NS" link set vx1 up &&
+		"$pnet" -a SMCNS -D rxe2 -P 1 &&
+		ip netns exec "$NS" "$pnet" -a SMCNS -I vx1
+}
+
+ns_down()
+{
+	ip netns del "$NS" 2>/dev/null
+	ip link del vx0 2>/dev/null
+	"$SMC_LIB_REPO/tools/smc/smc_pnet" -d SMCNS >/dev/null 2>&1
+	sysctl -qw net.ipv4.ip_forward=0 net.ipv4.conf.net2.proxy_arp=0
+}
+
+# RC queue pairs on rxe2 here: those of link groups, of any namespace
+rxe2_qps()
+{
+	rdma res show qp link rxe2/1 2>/dev/null | grep -c "type RC"
+}
+
+# netns_delete <busy|idle>: a namespace whose connection to the peer
+# is SMC-R is deleted: mid-transfer once its client is killed, or under
+# its idle link group.  Its groups must go within NETNS_MAX_S, their
+# queue pairs with them, and the peer's group too (DELETE_LINK); the
+# peer's server gets its error, or its data when idle.
+netns_delete()
+{
+	local how=$1 out port size=1048576 err=() t0 ms rc=0 cpid= n0
+
+	[ "$how" = busy ] && size=1073741824 err=(--expect-error)
+	# the peer's groups with this host's initial namespace stay
+	n0=$(smc_lib_lgr_count peer)
+	ns_up || { echo "FAIL namespace setup"; ns_down; return 1; }
+	out=$(smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" server --port 0 \
+		--daemon --result "$RES" --family smc --size "$size" \
+		--dir both --seed 9 --timeout 120 "${err[@]}")" 2>&1)
+	port=$(printf '%s\n' "$out" | sed -n 's/^READY \([0-9]*\)$/\1/p')
+	[ -n "$port" ] || { echo "FAIL server: $out"; ns_down; return 1; }
+	ip netns exec "$NS" "$SMC_LIB_DATA_TEST" client --host "$SMC_PEER_IP2" \
+		--port "$port" --family smc --size "$size" --dir both --seed 9 \
+		--timeout 120 "${err[@]}" >"$RES.client" 2>&1 &
+	cpid=$!
+	if [ "$how" = busy ]; then
+		smc_lib_wait_until "$WAIT_S" "the transfer under way" \
+			grep -qx transfer "$RES.client" || rc=1
+	else
+		wait "$cpid" || { echo "FAIL client"; rc=1; }
+	fi
+	sed 's/^/  client: /' "$RES.client"
+	out=$(smc_lib_conn_modes peer "$port" server)
+	echo "peer's server connection: $out"
+	[ "$how" = idle ] || [ "$out" = "1 SMCR 0x00000000" ] || {
+		echo "FAIL not one SMC-R connection"; rc=1; }
+	[ "$(smc_lib_lgr_count peer)" = $((n0 + 1)) ] || {
+		echo "FAIL not one more link group on the peer"; rc=1; }
+	rdma res show qp link rxe2/1 | sed 's/^/  /'
+	[ "$(rxe2_qps)" -ge 1 ] || { echo "FAIL no queue pair on rxe2"; rc=1; }
+	[ "$how" = busy ] && kill -9 "$cpid" && wait "$cpid"
+	t0=$(smc_lib_now_ms)
+	ip netns del "$NS" || rc=1
+	smc_lib_wait_until "$NETNS_MAX_S" "no queue pair left on rxe2" \
+		eval '[ "$(rxe2_qps)" = 0 ]' || rc=1
+	ms=$(($(smc_lib_now_ms) - t0))
+	echo "the namespace's link group gone here in $ms ms"
+	smc_lib_wait_until "$NETNS_MAX_S" "its peer's group gone" \
+		eval '[ "$(smc_lib_lgr_count peer)" = "$n0" ]' || rc=1
+	ms=$(($(smc_lib_now_ms) - t0))
+	echo "and on the peer in $ms ms"
+	smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" wait --result "$RES")" 2>&1 |
+		sed 's/^/  server: /'
+	[ "${PIPESTATUS[0]}" = 0 ] || { echo "FAIL server"; rc=1; }
+	ns_down
+	[ -z "$(smc_lib_dstate local)" ] || { echo "FAIL D state"; rc=1; }
+	fresh_smcr || rc=1
+	return "$rc"
+}
+
 # rx_stall: the peer stops taking messages in mid-transfer
 rx_stall()
 {
@@ -510,6 +613,7 @@ cleanup()
 			restore "$h" "rxe$n" >/dev/null 2>&1
 		done
 	done
+	ip netns list | grep -qw "$NS" && ns_down
 	smc_lib_on peer "[ ! -e /sys/kernel/debug/smc/rx_stall ] ||
 		echo 0 >/sys/kernel/debug/smc/rx_stall"
 	if [ "$have_faults" = 1 ]; then
@@ -534,8 +638,8 @@ NOMEM_SIZE=4194304
 [ -n "$quick" ] && NOMEM_SIZE=1048576
 [ -n "$quick" ] && have_distro=0 distro_skip=
 
-n=12
-[ -n "$quick" ] && n=5
+n=14
+[ -n "$quick" ] && n=6
 have_faults=0
 [ -e /sys/kernel/debug/failslab/require-start ] && have_faults=1
 n=$((n + have_faults))
@@ -568,6 +672,11 @@ smc_lib_run "port down here during a transfer" port_down local
 [ -n "$quick" ] ||
 	smc_lib_run "RoCE packets into the peer dropped during a transfer (tc): TEST_LINK finds it" \
 		tc_drop peer
+[ -n "$quick" ] ||
+	smc_lib_run "namespace deleted under an idle link group: the group goes" \
+		netns_delete idle
+smc_lib_run "namespace deleted mid-transfer, its client killed: the group goes" \
+	netns_delete busy
 # only the debug kernel has fault injection
 [ "$have_faults" = 1 ] &&
 	smc_lib_run "GFP_ATOMIC allocations under smc fail on both hosts: transfers end or complete" \
