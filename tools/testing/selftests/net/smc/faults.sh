@@ -419,6 +419,17 @@ rxe2_qps()
 	rdma res show qp link rxe2/1 2>/dev/null | grep -c "type RC"
 }
 
+no_rxe2_qps()
+{
+	[ "$(rxe2_qps)" = 0 ]
+}
+
+# peer_groups <n>: the peer has n link groups
+peer_groups()
+{
+	[ "$(smc_lib_lgr_count peer)" = "$1" ]
+}
+
 # netns_delete <busy|idle>: a namespace whose connection to the peer
 # is SMC-R is deleted: mid-transfer once its client is killed, or under
 # its idle link group.  Its groups must go within NETNS_MAX_S, their
@@ -426,17 +437,15 @@ rxe2_qps()
 # peer's server gets its error, or its data when idle.
 netns_delete()
 {
-	local how=$1 out port size=1048576 err=() t0 ms rc=0 cpid= n0
+	local how=$1 out port size=1048576 err=() t0 ms rc=0 cpid n0
 
 	[ "$how" = busy ] && size=1073741824 err=(--expect-error)
 	# the peer's groups with this host's initial namespace stay
 	n0=$(smc_lib_lgr_count peer)
 	ns_up || { echo "FAIL namespace setup"; ns_down; return 1; }
-	out=$(smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" server --port 0 \
-		--daemon --result "$RES" --family smc --size "$size" \
-		--dir both --seed 9 --timeout 120 "${err[@]}")" 2>&1)
-	port=$(printf '%s\n' "$out" | sed -n 's/^READY \([0-9]*\)$/\1/p')
-	[ -n "$port" ] || { echo "FAIL server: $out"; ns_down; return 1; }
+	port=$(smc_lib_server peer "$SMC_LIB_DATA_TEST" --result "$RES" \
+		--family smc --size "$size" --dir both --seed 9 --timeout 120 \
+		"${err[@]}") || { echo "$port"; ns_down; return 1; }
 	ip netns exec "$NS" "$SMC_LIB_DATA_TEST" client --host "$SMC_PEER_IP2" \
 		--port "$port" --family smc --size "$size" --dir both --seed 9 \
 		--timeout 120 "${err[@]}" >"$RES.client" 2>&1 &
@@ -452,7 +461,7 @@ netns_delete()
 	echo "peer's server connection: $out"
 	[ "$how" = idle ] || [ "$out" = "1 SMCR 0x00000000" ] || {
 		echo "FAIL not one SMC-R connection"; rc=1; }
-	[ "$(smc_lib_lgr_count peer)" = $((n0 + 1)) ] || {
+	peer_groups $((n0 + 1)) || {
 		echo "FAIL not one more link group on the peer"; rc=1; }
 	rdma res show qp link rxe2/1 | sed 's/^/  /'
 	[ "$(rxe2_qps)" -ge 1 ] || { echo "FAIL no queue pair on rxe2"; rc=1; }
@@ -460,16 +469,20 @@ netns_delete()
 	t0=$(smc_lib_now_ms)
 	ip netns del "$NS" || rc=1
 	smc_lib_wait_until "$NETNS_MAX_S" "no queue pair left on rxe2" \
-		eval '[ "$(rxe2_qps)" = 0 ]' || rc=1
+		no_rxe2_qps || rc=1
 	ms=$(($(smc_lib_now_ms) - t0))
 	echo "the namespace's link group gone here in $ms ms"
 	smc_lib_wait_until "$NETNS_MAX_S" "its peer's group gone" \
-		eval '[ "$(smc_lib_lgr_count peer)" = "$n0" ]' || rc=1
+		peer_groups "$n0" || rc=1
 	ms=$(($(smc_lib_now_ms) - t0))
 	echo "and on the peer in $ms ms"
-	smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" wait --result "$RES")" 2>&1 |
-		sed 's/^/  server: /'
-	[ "${PIPESTATUS[0]}" = 0 ] || { echo "FAIL server"; rc=1; }
+	# a killed client with nothing unread closes in order, as over TCP:
+	# the server may then see the end of the stream instead of an error
+	out=$(smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" wait \
+		--result "$RES")" 2>&1) || { [ "$how" = busy ] &&
+		grep -Eq 'EOF after|ended by' <<<"$out"; } ||
+		{ echo "FAIL server"; rc=1; }
+	printf '%s\n' "$out" | sed 's/^/  server: /'
 	ns_down
 	[ -z "$(smc_lib_dstate local)" ] || { echo "FAIL D state"; rc=1; }
 	fresh_smcr || rc=1
@@ -549,10 +562,8 @@ alloc_faults()
 				return 1
 			}
 		done
-		out=$(smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" server \
-			--port 0 --daemon --result "$RES" --seed "$i" "${args[@]}")" 2>&1)
-		port=$(printf '%s\n' "$out" | sed -n 's/^READY \([0-9]*\)$/\1/p')
-		[ -n "$port" ] || { echo "FAIL server $i: $out"; rc=1; break; }
+		port=$(smc_lib_server peer "$SMC_LIB_DATA_TEST" --result "$RES" \
+			--seed "$i" "${args[@]}") || { echo "$port"; rc=1; break; }
 		if out=$("$SMC_LIB_DATA_TEST" client --host "$(smc_lib_ip peer)" \
 			--port "$port" --seed "$i" "${args[@]}" 2>&1); then
 			out="$out

@@ -736,6 +736,30 @@ smc_lib_dstate()
 	smc_lib_on "$1" "ps -eo stat=,pid=,comm=" | awk '$1 ~ /^D/'
 }
 
+# smc_lib_ready_port <server output>: the port of its "READY <port>" line
+smc_lib_ready_port()
+{
+	printf '%s\n' "$1" | sed -n 's/^READY \([0-9]*\)$/\1/p'
+}
+
+# smc_lib_server <local|peer> <tool> <server args...>: the tool's server
+# started there as a daemon on a free port (--port 0 --daemon go first);
+# prints the port, or a FAIL line and returns 1
+smc_lib_server()
+{
+	local where=$1 tool=$2 out port
+
+	shift 2
+	out=$(smc_lib_on "$where" "$(smc_lib_q "$tool" server --port 0 \
+		--daemon "$@")" 2>&1)
+	port=$(smc_lib_ready_port "$out")
+	if [ -z "$port" ]; then
+		echo "FAIL server did not come up on $where: $out"
+		return 1
+	fi
+	echo "$port"
+}
+
 # smc_lib_busy_start <seconds> <result file> <client output> <seed>: a
 # verified transfer both ways, too big to end soon, with the server on
 # the peer and the client here in the background (its pid in
@@ -743,19 +767,14 @@ smc_lib_dstate()
 # the transfer is under way, within the seconds
 smc_lib_busy_start()
 {
-	local out port big=1073741824
+	local port big=1073741824
 
 	# read by the callers
 	# shellcheck disable=SC2034
 	smc_lib_busy_pid=
-	out=$(smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" server --port 0 \
-		--daemon --result "$2" --family smc --size "$big" \
-		--dir both --seed "$4" --timeout 120 --expect-error)" 2>&1)
-	port=$(printf '%s\n' "$out" | sed -n 's/^READY \([0-9]*\)$/\1/p')
-	if [ -z "$port" ]; then
-		echo "FAIL server did not come up on the peer: $out"
-		return 1
-	fi
+	port=$(smc_lib_server peer "$SMC_LIB_DATA_TEST" --result "$2" \
+		--family smc --size "$big" --dir both --seed "$4" --timeout 120 \
+		--expect-error) || { echo "$port"; return 1; }
 	"$SMC_LIB_DATA_TEST" client --host "$(smc_lib_ip peer)" --port "$port" \
 		--family smc --size "$big" --dir both --seed "$4" --timeout 120 \
 		--expect-error --hook "$SMC_LIB_HOOK" >"$3" 2>&1 &
@@ -860,13 +879,8 @@ smc_lib_pair()
 	fi
 	smc_lib_tmp_n=$((smc_lib_tmp_n + 1))
 	res=/tmp/smc_selftest.$$.$smc_lib_tmp_n
-	out=$(smc_lib_on "$srv" "$(smc_lib_q "$tool" server --port 0 \
-		--daemon --result "$res" "${shook[@]}" "${smc_lib_pair_sa[@]}")" 2>&1)
-	port=$(printf '%s\n' "$out" | sed -n 's/^READY \([0-9]*\)$/\1/p')
-	if [ -z "$port" ]; then
-		echo "FAIL server did not come up on $srv: $out"
-		return 1
-	fi
+	port=$(smc_lib_server "$srv" "$tool" --result "$res" "${shook[@]}" \
+		"${smc_lib_pair_sa[@]}") || { echo "$port"; return 1; }
 	smc_lib_on "$cli" "$(smc_lib_q "$tool" client \
 		--host "$(smc_lib_ip "$srv" "$v6")" --port "$port" \
 		"${chook[@]}" "${smc_lib_pair_ca[@]}")" 2>&1

@@ -460,7 +460,7 @@ fallbacks_counted()
 
 	out=$("$SMC_LIB_DATA_TEST" server --port 0 --host 127.0.0.1 \
 		--family smc --daemon --result "$res" --size 1000 --dir c2s 2>&1)
-	port=$(sed -n 's/^READY \([0-9]*\)$/\1/p' <<<"$out")
+	port=$(smc_lib_ready_port "$out")
 	[ -n "$port" ] || { echo "server did not start: $out"; return 1; }
 	"$SMC_LIB_DATA_TEST" client --host 127.0.0.1 --port "$port" \
 		--family smc --size 1000 --dir c2s || return 1
@@ -481,7 +481,7 @@ fbo_pair()
 	out=$(ip netns exec "$NS" "$SMC_LIB_DATA_TEST" server --port 0 \
 		--host 127.0.0.1 --family "$1" --daemon --result "$res" \
 		--size 1000 --dir c2s 2>&1)
-	port=$(sed -n 's/^READY \([0-9]*\)$/\1/p' <<<"$out")
+	port=$(smc_lib_ready_port "$out")
 	[ -n "$port" ] || { echo "server did not start: $out"; return 1; }
 	ip netns exec "$NS" "$SMC_LIB_DATA_TEST" client --host 127.0.0.1 \
 		--port "$port" --family "$2" --size 1000 --dir c2s || return 1

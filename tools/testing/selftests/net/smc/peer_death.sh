@@ -104,7 +104,7 @@ start_idle()
 		</dev/null >$RES.hold 2>&1 &" || return 1
 	smc_lib_wait_until "$WAIT_S" "the holder on the peer" \
 		smc_lib_peer "grep -q READY $RES.hold" || return 1
-	port=$(smc_lib_peer "cat $RES.hold" | sed -n 's/^READY \([0-9]*\)$/\1/p')
+	port=$(smc_lib_ready_port "$(smc_lib_peer "cat $RES.hold")")
 	[ -n "$port" ] || { echo "no port from the holder"; smc_lib_peer "cat $RES.hold"; return 1; }
 	python3 "$BLOCKED" block "$SMC_PEER_IP2" "$port" recv >"$RES.recv" 2>&1 &
 	idle_pids=$!

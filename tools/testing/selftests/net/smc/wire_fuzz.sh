@@ -62,16 +62,11 @@ fresh_modules()
 # the background; returns once it moves data
 hold_start()
 {
-	local out port
+	local port
 
-	out=$(smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" server --port 0 \
-		--daemon --result "$RES" --family smc --size 1073741824 \
-		--dir both --seed 5 --timeout 300 --expect-error --pace 20)" 2>&1)
-	port=$(printf '%s\n' "$out" | sed -n 's/^READY \([0-9]*\)$/\1/p')
-	if [ -z "$port" ]; then
-		echo "FAIL server did not come up on the peer: $out"
-		return 1
-	fi
+	port=$(smc_lib_server peer "$SMC_LIB_DATA_TEST" --result "$RES" \
+		--family smc --size 1073741824 --dir both --seed 5 --timeout 300 \
+		--expect-error --pace 20) || { echo "$port"; return 1; }
 	"$SMC_LIB_DATA_TEST" client --host "$(smc_lib_ip peer)" --port "$port" \
 		--family smc --size 1073741824 --dir both --seed 5 \
 		--timeout 300 --expect-error --pace 20 >"$RES.client" 2>&1 &
