@@ -426,6 +426,8 @@ void smc_ib_port_info(struct smc_ib_device *dev, u8 port,
 
 /**
  * struct smc_ib_match - what smc_ib_scan() looks for
+ * @net: the connection's namespace, which must have access to the
+ *	device; NULL for any device
  * @egress: the TCP egress netdev, NULL to match on @gid alone
  * @egress_pnetid: its PNETID, "" if none
  * @vlan_id: its VLAN id, 0 if none
@@ -434,6 +436,7 @@ void smc_ib_port_info(struct smc_ib_device *dev, u8 port,
  * @gid: match exactly this GID (any type), if non-NULL
  */
 struct smc_ib_match {
+	const struct net	*net;
 	struct net_device	*egress;
 	char			egress_pnetid[SMC_IB_PNETID_LEN + 1];
 	u16			vlan_id;
@@ -527,6 +530,9 @@ static int smc_ib_scan(const struct smc_ib_match *m, struct smc_ib_select *out)
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(dev, &smc_ib_devices, list) {
+		/* exclusive RDMA netns mode: only the device's own namespace */
+		if (m->net && !rdma_dev_access_netns(dev->ibdev, m->net))
+			continue;
 		for (port = 1; port <= smc_ib_nports(dev->ibdev); port++) {
 			if (!rdma_protocol_roce(dev->ibdev, port))
 				continue;
@@ -597,7 +603,9 @@ static void smc_ib_match_egress(struct smc_ib_match *m,
  * Looks for an active port with an IPv4-mapped RoCEv2 GID that equals
  * @saddr or lies in its subnet, on the VLAN of @egress, where either
  * @egress and the port have the same PNETID, or neither has one and
- * the GID's (or the port's) netdev is @egress.
+ * the GID's (or the port's) netdev is @egress.  The device must be
+ * usable from @net (rdma_dev_access_netns(): any device in the RDMA
+ * core's shared mode, the namespace's own in exclusive mode).
  *
  * Context: process context (reads the PNETID table); the device list
  * is read under RCU.
@@ -606,7 +614,7 @@ static void smc_ib_match_egress(struct smc_ib_match *m,
 int smc_ib_select_v2(struct net *net, struct net_device *egress,
 		     __be32 saddr, struct smc_ib_select *out)
 {
-	struct smc_ib_match m = { .v2 = true, .saddr = saddr };
+	struct smc_ib_match m = { .net = net, .v2 = true, .saddr = saddr };
 
 	if (!egress || !net_eq(dev_net(egress), net))
 		return -ENODEV;
@@ -630,7 +638,7 @@ EXPORT_SYMBOL_IF_KUNIT(smc_ib_find_by_gid);
 int smc_ib_select_v1(struct net *net, struct net_device *egress,
 		     struct smc_ib_select *out)
 {
-	struct smc_ib_match m = {};
+	struct smc_ib_match m = { .net = net };
 
 	if (!egress || !net_eq(dev_net(egress), net))
 		return -ENODEV;

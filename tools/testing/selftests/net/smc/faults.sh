@@ -489,6 +489,48 @@ netns_delete()
 	return "$rc"
 }
 
+# RDMA namespace mode back to shared, once the test's namespace is gone
+# (the mode changes only while no other namespace exists)
+rdma_shared()
+{
+	rdma system set netns shared 2>/dev/null
+}
+
+# netns_exclusive: in the RDMA core's exclusive namespace mode rxe2 stays
+# in the initial namespace and is not the test namespace's to use, even
+# with the PNETID naming it: the namespace's connection must fall back
+# (NOSMCDEV, counted in its statistics), and no group come up
+netns_exclusive()
+{
+	local port n0 stats rc=0
+	# shellcheck disable=SC2034 # used by name
+	local args=(--family smc --size 65536 --dir both --seed 11 --timeout 60)
+
+	n0=$(smc_lib_lgr_count peer)
+	rdma system set netns exclusive || return 1
+	if ns_up; then
+		port=$(smc_lib_server peer "$SMC_LIB_DATA_TEST" --result "$RES" \
+			"${args[@]}") || { echo "$port"; rc=1; }
+		ip netns exec "$NS" "$SMC_LIB_DATA_TEST" client \
+			--host "$SMC_PEER_IP2" --port "$port" "${args[@]}" || rc=1
+		smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" wait --result "$RES")" ||
+			rc=1
+		stats=$(ip netns exec "$NS" "$SMCR_TOOL" -j stats)
+		printf '%s\n' "$stats" | grep -o '{"side":"client"[^}]*}'
+		[[ "$stats" == *'{"side":"client","code":"0x03030000","count":1}'* ]] || {
+			echo "FAIL no client fallback for NOSMCDEV"; rc=1; }
+		peer_groups "$n0" || { echo "FAIL a link group on the peer"; rc=1; }
+	else
+		echo "FAIL namespace setup"
+		rc=1
+	fi
+	ns_down
+	smc_lib_wait_until "$WAIT_S" "RDMA namespace mode shared again" \
+		rdma_shared || rc=1
+	rdma system show netns
+	return "$rc"
+}
+
 # rx_stall: the peer stops taking messages in mid-transfer
 rx_stall()
 {
@@ -625,6 +667,7 @@ cleanup()
 		done
 	done
 	ip netns list | grep -qw "$NS" && ns_down
+	rdma_shared
 	smc_lib_on peer "[ ! -e /sys/kernel/debug/smc/rx_stall ] ||
 		echo 0 >/sys/kernel/debug/smc/rx_stall"
 	if [ "$have_faults" = 1 ]; then
@@ -649,7 +692,7 @@ NOMEM_SIZE=4194304
 [ -n "$quick" ] && NOMEM_SIZE=1048576
 [ -n "$quick" ] && have_distro=0 distro_skip=
 
-n=14
+n=15
 [ -n "$quick" ] && n=6
 have_faults=0
 [ -e /sys/kernel/debug/failslab/require-start ] && have_faults=1
@@ -688,6 +731,9 @@ smc_lib_run "port down here during a transfer" port_down local
 		netns_delete idle
 smc_lib_run "namespace deleted mid-transfer, its client killed: the group goes" \
 	netns_delete busy
+[ -n "$quick" ] ||
+	smc_lib_run "exclusive RDMA namespaces: no device of another namespace used" \
+		netns_exclusive
 # only the debug kernel has fault injection
 [ "$have_faults" = 1 ] &&
 	smc_lib_run "GFP_ATOMIC allocations under smc fail on both hosts: transfers end or complete" \
