@@ -279,6 +279,9 @@ void smc_conn_setup_abort(struct smc_sock *smc, struct smc_conn_setup *cs,
 
 	smc_conn_release(conn);
 	if (lgr) {
+		/* on a reused group the peer may hold our RMB's rkey already */
+		if (!cs->first_contact && conn->rmb_desc)
+			smc_buf_quarantine(conn->rmb_desc);
 		smc_conn_leave(conn, lgr);
 		if (cs->first_contact && !smc_lgr_in_use(lgr)) {
 			smc_lgr_terminate(lgr, 0);

@@ -453,6 +453,9 @@ static void smc_hs_our_end(struct smc_sock *smc, struct smc_conn_setup *cs,
 	a->qp_mtu = mtu;
 	a->rmb_vaddr = mr->addr;
 	a->psn = lnk->wr.psn;
+	if (type == SMC_CLC_CONFIRM && !cs->first_contact &&
+	    smc_test_confirm_foreign_qpn())
+		a->qpn = (a->qpn + 1) & 0xffffff;
 	if (cs->version != SMC_CLC_V2)
 		return;
 	memcpy(a->eid, cs->eid, SMC_CLC_EID_LEN);
@@ -809,12 +812,21 @@ out:
 	return v2rc;
 }
 
-/* the client's Confirm must echo what our Accept's FCE said */
+/*
+ * The client's Confirm must echo what our Accept's FCE said.  On a reused
+ * group it must also name the link our Accept named, from the client's
+ * end: the group was matched on the Proposal's identity alone, which any
+ * TCP client can copy, and an rtoken must not be taken from a stranger.
+ */
 static u32 smc_hs_serv_check(struct smc_conn_setup *cs,
 			     const struct smc_clc_accept_info *c)
 {
 	if (c->version != cs->version)
 		return SMC_CLC_DECL_VERSMISMAT;
+	if (!cs->first_contact &&
+	    (c->qpn != cs->lnk->peer_qpn ||
+	     memcmp(c->gid, cs->lnk->peer_gid, SMC_GID_SIZE)))
+		return SMC_CLC_DECL_NOSRVLINK;
 	if (cs->version != SMC_CLC_V2 || !cs->first_contact)
 		return 0;
 	if (c->release != cs->release)
@@ -891,6 +903,13 @@ static int smc_hs_serv_smcr(struct smc_sock *smc, struct smc_conn_setup *cs,
 fail:
 	kfree(a);
 	rc = smc_hs_smcr_fail(smc, cs, rc, peer_declined, cs->version);
+	/*
+	 * A client whose Confirm names another link believes it is done:
+	 * it would never read our Decline, so reset it instead of a
+	 * fallback it would not take part in.
+	 */
+	if (rc == SMC_CLC_DECL_NOSRVLINK)
+		return -EPROTO;
 	/* a peer's Decline is our fallback reason, whatever it said */
 	return peer_declined && rc > 0 ? SMC_CLC_DECL_PEERDECL : rc;
 }

@@ -55,6 +55,7 @@ bool smc_ib_v1_on_rocev2;
 bool smc_wr_rx_stall;
 static u32 smc_hs_serv_delay_ms;
 static atomic_t smc_cdc_nomem = ATOMIC_INIT(0);
+static atomic_t smc_confirm_foreign_qpn = ATOMIC_INIT(0);
 
 /**
  * smc_test_cdc_nomem() - must this CDC allocation fail?
@@ -65,6 +66,20 @@ static atomic_t smc_cdc_nomem = ATOMIC_INIT(0);
 bool smc_test_cdc_nomem(void)
 {
 	return atomic_add_unless(&smc_cdc_nomem, -1, 0);
+}
+
+/**
+ * smc_test_confirm_foreign_qpn() - must this client's Confirm on a reused
+ *	link group name a QP the group does not have, as a client that
+ *	copied another host's identity would?
+ *
+ * Context: process context (the handshake work).
+ * Return: true while the confirm_foreign_qpn count was above 0 (it goes
+ * down by 1).
+ */
+bool smc_test_confirm_foreign_qpn(void)
+{
+	return atomic_add_unless(&smc_confirm_foreign_qpn, -1, 0);
 }
 
 /**
@@ -189,6 +204,8 @@ void smc_test_hooks_init(struct dentry *root)
 	debugfs_create_u32("hs_serv_delay_ms", 0600, root,
 			   &smc_hs_serv_delay_ms);
 	debugfs_create_atomic_t("cdc_nomem", 0600, root, &smc_cdc_nomem);
+	debugfs_create_atomic_t("confirm_foreign_qpn", 0600, root,
+				&smc_confirm_foreign_qpn);
 	debugfs_create_file("inject_warn", 0200, root,
 			    &smc_inject_warn_op, &smc_inject_fops);
 	if (IS_ENABLED(CONFIG_KASAN))

@@ -26,6 +26,7 @@ void smc_test_hooks_init(struct dentry *root);
 void smc_test_hooks_exit(void);
 void smc_test_hs_serv_delay(void);
 bool smc_test_cdc_nomem(void);
+bool smc_test_confirm_foreign_qpn(void);
 u8 *smc_clc_inject_take(size_t *len);
 void smc_clc_inject_init(struct dentry *root);
 void smc_clc_inject_exit(void);
@@ -44,6 +45,11 @@ static inline void smc_test_hs_serv_delay(void)
 }
 
 static inline bool smc_test_cdc_nomem(void)
+{
+	return false;
+}
+
+static inline bool smc_test_confirm_foreign_qpn(void)
 {
 	return false;
 }

@@ -382,6 +382,78 @@ blocked_connect()
 	return "$rc"
 }
 
+# lgr_ids: the SMC-R link groups on both hosts, by id
+lgr_ids()
+{
+	local where
+
+	for where in local peer; do
+		smc_lib_on "$where" "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup show)" |
+			grep -o '"lgr_id":"[0-9a-f]*"' | tr '\n' ' '
+	done
+}
+
+# server_hs_errors <local|peer>: server handshake errors there
+server_hs_errors()
+{
+	smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCR" -a -j stats)" |
+		sed -n 's/.*"server_handshake_errors":\([0-9]*\).*/\1/p'
+}
+
+# foreign_confirm: a client here whose Confirm on a reused link group
+# names a QP the group does not have (test switch confirm_foreign_qpn),
+# as a client that copied our peer's identity into its Proposal would:
+# the server on the peer takes neither its rtoken nor its alert token,
+# resets it (a client past its Confirm reads no Decline), counts a
+# handshake error, and keeps the group for its real peer (no out-of-sync
+# Decline)
+foreign_confirm()
+{
+	local f=/sys/kernel/debug/smc/confirm_foreign_qpn before after left
+	local res=/tmp/smc_faults.$$.foreign port out e0 e1 rc=0
+	local args=(--family smc --size 65536 --dir both --seed 7 --timeout 60)
+
+	fresh_smcr || return 1
+	before=$(lgr_ids)
+	echo "link groups: $before"
+	e0=$(server_hs_errors peer)
+	port=$(smc_lib_server peer "$SMC_LIB_DATA_TEST" --result "$res" \
+		"${args[@]}") || { echo "$port"; return 1; }
+	echo 1 >"$f" || rc=1
+	# reset before the server's first byte (smc_data_test exits 1)
+	out=$("$SMC_LIB_DATA_TEST" client --host "$(smc_lib_ip peer)" \
+		--port "$port" "${args[@]}" 2>&1)
+	echo "client: $out"
+	case $out in
+	*"recv(1): ECONNRESET"*) ;;
+	*) echo "FAIL the client was not reset"; rc=1 ;;
+	esac
+	left=$(cat "$f")
+	echo 0 >"$f"
+	# the server never had a connection to hand out
+	smc_lib_on peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" wait --result "$res" \
+		--kill)" >/dev/null 2>&1
+	e1=$(server_hs_errors peer)
+	echo "server handshake errors on the peer: $e0 -> $e1"
+	if [ "$left" != 0 ]; then
+		echo "FAIL the Confirm was not altered ($f still $left)"
+		rc=1
+	fi
+	[ "${e1:-0}" -gt "${e0:-0}" ] || rc=1
+	after=$(lgr_ids)
+	if [ "$after" != "$before" ]; then
+		echo "FAIL link groups changed: $after"
+		rc=1
+	fi
+	fresh_smcr || rc=1
+	after=$(lgr_ids)
+	if [ "$after" != "$before" ]; then
+		echo "FAIL the next connection did not reuse the group: $after"
+		rc=1
+	fi
+	return "$rc"
+}
+
 # The namespace of netns_delete: its connections go out through a veth
 # pair and this host's net2 (proxy ARP both ways), with an address of
 # net2's subnet, and use rxe2, which stays in the initial namespace as the
@@ -694,7 +766,7 @@ NOMEM_SIZE=4194304
 [ -n "$quick" ] && NOMEM_SIZE=1048576
 [ -n "$quick" ] && have_distro=0 distro_skip=
 
-n=15
+n=16
 [ -n "$quick" ] && n=6
 have_faults=0
 [ -e /sys/kernel/debug/failslab/require-start ] && have_faults=1
@@ -710,6 +782,8 @@ if [ -z "$quick" ]; then
 		blocked_connect peer server
 	smc_lib_run "RoCE blocked both ways (tc), server here: both fall back, no Decline read as data" \
 		blocked_connect local server
+	smc_lib_run "Confirm naming a QP the reused group lacks: reset, group kept" \
+		foreign_confirm
 fi
 smc_lib_run "CDC allocations fail after the writes: all announced" \
 	cdc_nomem 20
