@@ -255,8 +255,9 @@ int smc_cdc_send_locked(struct smc_connection *conn,
 	smc_cursor_write(&conn->rx_curs_confirmed, m.cons);
 	clear_bit(SMC_TX_CDC_WANTED, &conn->tx_flags);
 	/* the urgent flags go out on one CDC only (protocol 6.4) */
-	conn->local_tx_ctrl.prod_flags &= ~(SMC_CDC_PROD_URG_PENDING |
-					    SMC_CDC_PROD_URG_PRESENT);
+	WRITE_ONCE(conn->local_tx_ctrl.prod_flags,
+		   conn->local_tx_ctrl.prod_flags &
+		   ~(SMC_CDC_PROD_URG_PENDING | SMC_CDC_PROD_URG_PRESENT));
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_cdc_send_locked);
@@ -276,7 +277,9 @@ EXPORT_SYMBOL_IF_KUNIT(smc_cdc_send_locked);
 int smc_cdc_send_flags(struct smc_connection *conn, u8 conn_flags)
 {
 	spin_lock_bh(&conn->send_lock);
-	conn->local_tx_ctrl.conn_flags |= conn_flags & SMC_CDC_CONN_MASK;
+	WRITE_ONCE(conn->local_tx_ctrl.conn_flags,
+		   conn->local_tx_ctrl.conn_flags |
+		   (conn_flags & SMC_CDC_CONN_MASK));
 	set_bit(SMC_TX_CDC_WANTED, &conn->tx_flags);
 	spin_unlock_bh(&conn->send_lock);
 	return smc_tx_push(conn);
@@ -356,13 +359,14 @@ static bool smc_cdc_rx_conn(struct smc_connection *conn,
 	if (((m->seqno - rx->seqno) & 0xffff) > 1)
 		smc_cdc_count(st, SMC_CDC_STAT(rx_seq_jump));
 	rx->seqno = m->seqno;
-	rx->prod_flags = m->prod_flags;
-	rx->conn_flags = m->conn_flags;
+	/* diag, recvmsg and poll read the flags without the lock */
+	WRITE_ONCE(rx->prod_flags, m->prod_flags);
+	WRITE_ONCE(rx->conn_flags, m->conn_flags);
 	smc_cursor_write(&rx->cons, m->cons);
 	if (m->prod_flags & (SMC_CDC_PROD_URG_PENDING |
 			     SMC_CDC_PROD_URG_PRESENT))
 		smc_cdc_rx_urg(conn, m);
-	conn->peer_conn_flags |= m->conn_flags;
+	WRITE_ONCE(conn->peer_conn_flags, conn->peer_conn_flags | m->conn_flags);
 	atomic_add(*freed, &conn->peer_rmbe_space);
 	/* the data landed before this CDC (RC ordering): publish it */
 	smp_mb__before_atomic();

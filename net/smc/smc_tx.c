@@ -98,6 +98,14 @@ static int smc_tx_rdma_writes(struct smc_connection *conn,
 	return 0;
 }
 
+/* send_lock held; diag reads the CDC template's flags without it */
+static void smc_tx_prod_flags(struct smc_connection *conn, u8 set, u8 clear)
+{
+	u8 flags = conn->local_tx_ctrl.prod_flags;
+
+	WRITE_ONCE(conn->local_tx_ctrl.prod_flags, (flags & ~clear) | set);
+}
+
 /*
  * Write what fits into the peer RMBE and send the CDC.  @slotp is a
  * slot to use or NULL to find one; it is consumed if it was used.
@@ -141,7 +149,7 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 	if (conn->urg_tx_pend) {
 		/* the urgent byte ends a write: the peer finds it at prod-1 */
 		urg = smc_cursor_diff(sndlen, &sent, &conn->urg_tx_curs);
-		conn->local_tx_ctrl.prod_flags |= SMC_CDC_PROD_URG_PENDING;
+		smc_tx_prod_flags(conn, SMC_CDC_PROD_URG_PENDING, 0);
 		if (len && len >= urg)
 			len = urg;
 		else
@@ -173,20 +181,20 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 		smc_cursor_write(&conn->tx_curs_sent, sent);
 		atomic_sub(len, &conn->peer_rmbe_space);
 		if (urg) {
-			conn->local_tx_ctrl.prod_flags |=
-				SMC_CDC_PROD_URG_PRESENT;
-			conn->urg_tx_pend = false;
+			smc_tx_prod_flags(conn, SMC_CDC_PROD_URG_PRESENT, 0);
+			WRITE_ONCE(conn->urg_tx_pend, false);
 			set_bit(SMC_TX_URG_WAIT, &conn->tx_flags);
 		}
 	}
 	/* tell the reader we wait for room: it then updates its cursor */
 	if (pending && pending >= space)
-		conn->local_tx_ctrl.prod_flags |= SMC_CDC_PROD_WRITE_BLOCKED;
+		smc_tx_prod_flags(conn, SMC_CDC_PROD_WRITE_BLOCKED, 0);
 	else
-		conn->local_tx_ctrl.prod_flags &= ~SMC_CDC_PROD_WRITE_BLOCKED;
+		smc_tx_prod_flags(conn, 0, SMC_CDC_PROD_WRITE_BLOCKED);
 	/* the abort rides on the CDC that announces the last writes */
 	if (test_bit(SMC_TX_ABORT_WANTED, &conn->tx_flags))
-		conn->local_tx_ctrl.conn_flags |= SMC_CDC_CONN_ABORT;
+		WRITE_ONCE(conn->local_tx_ctrl.conn_flags,
+			   conn->local_tx_ctrl.conn_flags | SMC_CDC_CONN_ABORT);
 	rc = smc_cdc_send_locked(conn, *slotp);
 	*slotp = NULL;
 	return rc;
@@ -357,10 +365,11 @@ int smc_tx_sendmsg(struct smc_connection *conn, struct msghdr *msg,
 	/* MSG_OOB: the last byte of the whole message is urgent */
 	if ((msg->msg_flags & MSG_OOB) && done == len) {
 		conn->urg_tx_curs = prep;
-		conn->urg_tx_pend = true;
+		WRITE_ONCE(conn->urg_tx_pend, true);
 	}
 	spin_unlock_bh(&conn->send_lock);
-	if (conn->urg_tx_pend) {
+	/* a push may have sent the urgent byte meanwhile: then no hurry */
+	if (READ_ONCE(conn->urg_tx_pend)) {
 		smc_tx_pending(conn);
 		return done;
 	}
