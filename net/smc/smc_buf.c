@@ -337,7 +337,9 @@ int smc_buf_reg_link(struct smc_lgr_link *lnk)
 
 /**
  * smc_buf_unreg_link() - undo every registration and mapping on a link
- * @lnk: the link, about to be destroyed
+ * @lnk: the link, about to be destroyed, quiesced (smc_wr_link_quiesce()):
+ *	an unsignaled WRITE still posted reads its send buffer, and with an
+ *	IOMMU an unmapped one faults
  *
  * Context: process context.
  */
@@ -347,6 +349,7 @@ void smc_buf_unreg_link(struct smc_lgr_link *lnk)
 	struct smc_buf_desc *desc;
 	int i;
 
+	WARN_ON_ONCE(!test_bit(SMC_WR_LINK_QUIESCED, &lnk->wr.flags));
 	mutex_lock(&lgr->bufs_lock);
 	for (i = 0; i < SMC_BUF_COMP_SLOTS; i++) {
 		list_for_each_entry(desc, &lgr->rmbs[i], list)

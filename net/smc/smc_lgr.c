@@ -881,6 +881,8 @@ static void smc_lgr_link_clear(struct smc_lgr_link *lnk)
 	lnk->state = SMC_LNK_INACTIVE;
 	spin_unlock_bh(&lgr->lock);
 	cancel_delayed_work_sync(&lnk->testlink_work);
+	/* posted WRITEs may still read send buffers: flush them first */
+	smc_wr_link_quiesce(&lnk->wr);
 	smc_buf_unreg_link(lnk);
 	smc_wr_link_destroy(&lnk->wr);
 	/* netlink dumps read the device under lgr->lock while not UNUSED */

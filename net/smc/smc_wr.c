@@ -1255,24 +1255,24 @@ static void smc_wr_unmap(struct smc_link *lnk, u64 *dma, size_t len,
 }
 
 /**
- * smc_wr_link_destroy() - tear a link down, from any state
+ * smc_wr_link_quiesce() - stop the device's work on a link
  * @lnk: the link, fully or partly created
  *
- * Moves the QP to ERR, waits at most SMC_WR_DRAIN_WAIT for every posted
- * WR to flush, then destroys QP and CQs, runs the callbacks of SENDs the
- * device never completed with IB_WC_WR_FLUSH_ERR, and frees the rest.
- * The caller makes sure nobody posts on the link any more and that no
- * registration runs concurrently.
+ * Marks the link down, waits for the tasks that hold send slots, moves
+ * the QPs to ERR and waits at most SMC_WR_DRAIN_WAIT for every posted WR
+ * to flush.  After it the device no longer reads or writes memory for
+ * this link, so buffer mappings and MRs on it may go.  A second call,
+ * as from smc_wr_link_destroy(), does nothing.
  *
  * Context: process context, may sleep (bounded).
  */
-void smc_wr_link_destroy(struct smc_link *lnk)
+void smc_wr_link_quiesce(struct smc_link *lnk)
 {
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
-	size_t tx_len = (size_t)lnk->send_cnt * SMC_WR_BUF_SIZE;
-	size_t rx_len = (size_t)lnk->recv_cnt * SMC_WR_BUF_SIZE;
 
 	might_sleep();
+	if (test_and_set_bit(SMC_WR_LINK_QUIESCED, &lnk->flags))
+		return;
 	set_bit(SMC_WR_LINK_DOWN, &lnk->flags);
 	/* a teardown is no link failure for the upper layer */
 	set_bit(SMC_WR_LINK_DOWN_SENT, &lnk->flags);
@@ -1307,6 +1307,26 @@ void smc_wr_link_destroy(struct smc_link *lnk)
 				    dev_name(&lnk->ibdev->dev),
 				    atomic_read(&lnk->wr_pending));
 	}
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_wr_link_quiesce);
+
+/**
+ * smc_wr_link_destroy() - tear a link down, from any state
+ * @lnk: the link, fully or partly created
+ *
+ * Quiesces the link (smc_wr_link_quiesce()), then destroys QP and CQs,
+ * runs the callbacks of SENDs the device never completed with
+ * IB_WC_WR_FLUSH_ERR, and frees the rest.  The caller makes sure nobody
+ * posts on the link any more and that no registration runs concurrently.
+ *
+ * Context: process context, may sleep (bounded).
+ */
+void smc_wr_link_destroy(struct smc_link *lnk)
+{
+	size_t tx_len = (size_t)lnk->send_cnt * SMC_WR_BUF_SIZE;
+	size_t rx_len = (size_t)lnk->recv_cnt * SMC_WR_BUF_SIZE;
+
+	smc_wr_link_quiesce(lnk);
 	if (lnk->qp)
 		ib_destroy_qp(lnk->qp);
 	lnk->qp = NULL;

@@ -183,6 +183,7 @@ struct smc_wr_mr {
 enum {
 	SMC_WR_LINK_DOWN,	/* no new work requests, waiters leave */
 	SMC_WR_LINK_DOWN_SENT,	/* ops->link_down has been called */
+	SMC_WR_LINK_QUIESCED,	/* QPs in ERR, posted WRs flushed */
 	SMC_WR_TX_V2_BUSY,	/* the v2 send buffer is taken */
 };
 
@@ -309,6 +310,7 @@ struct smc_wr_link_params {
 
 int smc_wr_link_create(struct smc_link *lnk,
 		       const struct smc_wr_link_params *p);
+void smc_wr_link_quiesce(struct smc_link *lnk);
 void smc_wr_link_destroy(struct smc_link *lnk);
 void smc_wr_link_down(struct smc_link *lnk, enum ib_wc_status status);
 
