@@ -65,8 +65,11 @@ static void smc_diag_curs(struct smc_diag_cursor *d, union smc_cursor *c)
 
 /*
  * The connection's cursors, read without the sock lock: a closing
- * connection may move on meanwhile.  Its buffers stay in the link group
- * until the group goes, long after SMC_SOCK_CONN_DONE was set.
+ * connection may move on meanwhile.  Its buffer descriptors stay valid:
+ * the caller saw SMC_SOCK_CONN_DONE clear inside the walk's read lock,
+ * a preempt-off section; smc_conn_free() sets the bit before the
+ * synchronize_rcu() that precedes the buffers' return, which so waits
+ * for this walk, and they are freed only with the group after that.
  */
 static int smc_diag_conninfo(struct sk_buff *skb, struct smc_sock *smc)
 {
@@ -94,6 +97,13 @@ static int smc_diag_conninfo(struct sk_buff *skb, struct smc_sock *smc)
 	return nla_put(skb, SMC_DIAG_CONNINFO, sizeof(ci), &ci);
 }
 
+/*
+ * The group and link stay while the connection holds the group (it
+ * leaves only after SMC_SOCK_CONN_DONE and an RCU grace period, which
+ * waits for this walk).  The link may be cleared meanwhile, its device
+ * reference dropped: read the device under lgr->lock, as the link
+ * clear writes it.
+ */
 static int smc_diag_lgrinfo(struct sk_buff *skb, struct smc_sock *smc)
 {
 	struct smc_lgr_link *lnk = READ_ONCE(smc->conn.lnk);
@@ -104,15 +114,17 @@ static int smc_diag_lgrinfo(struct sk_buff *skb, struct smc_sock *smc)
 		return 0;
 	memset(&li, 0, sizeof(li));
 	li.role = lgr->role;
+	spin_lock_bh(&lgr->lock);
 	li.lnk[0].link_id = lnk->link_id;
 	li.lnk[0].ibport = lnk->ibport;
-	if (lnk->smcibdev)
+	if (lnk->state != SMC_LNK_UNUSED && lnk->smcibdev)
 		strscpy(li.lnk[0].ibname, dev_name(&lnk->smcibdev->ibdev->dev),
 			sizeof(li.lnk[0].ibname));
 	snprintf(li.lnk[0].gid, sizeof(li.lnk[0].gid), "%pI6",
 		 lnk->wr.gid.raw);
 	snprintf(li.lnk[0].peer_gid, sizeof(li.lnk[0].peer_gid), "%pI6",
 		 lnk->peer_gid);
+	spin_unlock_bh(&lgr->lock);
 	return nla_put(skb, SMC_DIAG_LGRINFO, sizeof(li), &li);
 }
 
