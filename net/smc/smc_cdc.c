@@ -254,10 +254,13 @@ int smc_cdc_send_locked(struct smc_connection *conn,
 	conn->local_tx_ctrl.seqno = m.seqno;
 	smc_cursor_write(&conn->rx_curs_confirmed, m.cons);
 	clear_bit(SMC_TX_CDC_WANTED, &conn->tx_flags);
-	/* the urgent flags go out on one CDC only (protocol 6.4) */
+	/* the urgent flags go out on one CDC only (protocol 6.4), and so
+	 * does a request for the peer's cursor
+	 */
 	WRITE_ONCE(conn->local_tx_ctrl.prod_flags,
 		   conn->local_tx_ctrl.prod_flags &
-		   ~(SMC_CDC_PROD_URG_PENDING | SMC_CDC_PROD_URG_PRESENT));
+		   ~(SMC_CDC_PROD_URG_PENDING | SMC_CDC_PROD_URG_PRESENT |
+		     SMC_CDC_PROD_CONS_UPD_REQ));
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_cdc_send_locked);

@@ -387,6 +387,8 @@ struct smc_host_cursors {
  * @tx_err: error of a failed CDC send, 0 if none
  * @urg_tx_pend: urgent data is in the send ring, not yet written
  * @urg_tx_curs: send ring cursor just after the urgent byte
+ * @urg_ask_at: jiffies when data held after urgent data asks the peer
+ *	for its consumer cursor (again)
  */
 struct smc_connection {
 	struct smc_link_group	*lgr;
@@ -427,6 +429,7 @@ struct smc_connection {
 	int			tx_err;
 	bool			urg_tx_pend;
 	union smc_cursor	urg_tx_curs;
+	unsigned long		urg_ask_at;
 };
 
 #endif /* _NET_SMC_CORE_H */

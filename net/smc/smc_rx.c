@@ -13,6 +13,7 @@
 
 #include "smc_compat.h"
 #include "smc_data.h"
+#include "smc_test_hooks.h"
 
 /**
  * smc_rx_cons_update() - send our consumer cursor if the peer needs it
@@ -92,6 +93,7 @@ int smc_rx_recv(struct smc_connection *conn, struct msghdr *msg,
 	size_t avail, copied, first, done;
 	union smc_cursor cons;
 	u8 peer_flags;
+	bool passed;
 
 	if (!len)
 		return 0;
@@ -123,7 +125,8 @@ int smc_rx_recv(struct smc_connection *conn, struct msghdr *msg,
 	smc_cursor_add(size, &cons, done);
 	smc_cursor_write(&conn->local_tx_ctrl.cons, cons);
 	atomic_sub(done, &conn->bytes_to_rcv);
-	smc_rx_cons_update(conn, smc_rx_urg_passed(conn, &cons));
+	passed = smc_rx_urg_passed(conn, &cons);
+	smc_rx_cons_update(conn, passed && !smc_test_rx_urg_no_force());
 	return done;
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_rx_recv);

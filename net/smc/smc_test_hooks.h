@@ -20,6 +20,7 @@ struct dentry;
 extern bool smc_cdc_seqno_host_order;
 extern bool smc_ib_v1_on_rocev2;
 extern bool smc_wr_rx_stall;
+extern bool smc_rx_urg_no_force;
 
 #if IS_ENABLED(CONFIG_SMC_TEST_HOOKS)
 void smc_test_hooks_init(struct dentry *root);
@@ -95,6 +96,20 @@ static inline bool smc_test_rx_stall(void)
 {
 	return IS_ENABLED(CONFIG_SMC_TEST_HOOKS) &&
 	       unlikely(READ_ONCE(smc_wr_rx_stall));
+}
+
+/**
+ * smc_test_rx_urg_no_force() - does this host's reader, passing urgent
+ *	data, leave out the consumer cursor update it forces (as a peer
+ *	other than Linux may)?
+ *
+ * Context: any.
+ * Return: the switch; false in a production build.
+ */
+static inline bool smc_test_rx_urg_no_force(void)
+{
+	return IS_ENABLED(CONFIG_SMC_TEST_HOOKS) &&
+	       unlikely(READ_ONCE(smc_rx_urg_no_force));
 }
 
 #endif /* _NET_SMC_TEST_HOOKS_H */

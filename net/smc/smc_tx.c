@@ -18,6 +18,12 @@
 
 /* a retry when a CDC could not even be allocated */
 #define SMC_TX_RETRY_DELAY	1
+/*
+ * Data held after urgent data waits for the peer's cursor update, which
+ * Linux peers force when their reader passes the urgent byte; a peer
+ * that does not is asked for it this often.
+ */
+#define SMC_TX_URG_ASK_DELAY	HZ
 
 /*
  * tx_work runs here: a close may wait for it (smc_conn_data_stop()) from
@@ -41,6 +47,19 @@ void smc_tx_sched(struct smc_connection *conn)
 		conn->ops->put(conn);
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_tx_sched);
+
+/* tx_work at @when, unless it is queued already; send_lock held */
+static void smc_tx_sched_at(struct smc_connection *conn, unsigned long when)
+{
+	long delay = (long)(when - jiffies);
+
+	lockdep_assert_held(&conn->send_lock);
+	if (test_bit(SMC_TX_STOPPED, &conn->tx_flags))
+		return;
+	conn->ops->hold(conn);
+	if (!queue_delayed_work(smc_tx_wq, &conn->tx_work, max(delay, 0L)))
+		conn->ops->put(conn);
+}
 
 /*
  * Autocorking: while a CDC is in flight, its completion pushes again,
@@ -116,7 +135,7 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 {
 	union smc_cursor sent, prep, prod;
 	u32 pending, space, len, urg = 0;
-	bool want_cdc;
+	bool want_cdc, held = false;
 	u32 sndlen;
 	int rc;
 
@@ -141,10 +160,21 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 	want_cdc = test_bit(SMC_TX_CDC_WANTED, &conn->tx_flags);
 	/* after urgent data, nothing until the peer consumed all (6.4) */
 	if (test_bit(SMC_TX_URG_WAIT, &conn->tx_flags)) {
-		if (space < conn->peer_rmbe_size)
+		if (space < conn->peer_rmbe_size) {
 			len = 0;
-		else
+			held = pending > 0;
+		} else {
 			clear_bit(SMC_TX_URG_WAIT, &conn->tx_flags);
+		}
+	}
+	if (held) {
+		/* CONS_UPD_REQ goes out once, with WRITE_BLOCKED */
+		if (time_after_eq(jiffies, conn->urg_ask_at)) {
+			smc_tx_prod_flags(conn, SMC_CDC_PROD_CONS_UPD_REQ, 0);
+			conn->urg_ask_at = jiffies + SMC_TX_URG_ASK_DELAY;
+			want_cdc = true;
+		}
+		smc_tx_sched_at(conn, conn->urg_ask_at);
 	}
 	if (conn->urg_tx_pend) {
 		/* the urgent byte ends a write: the peer finds it at prod-1 */
@@ -184,10 +214,11 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 			smc_tx_prod_flags(conn, SMC_CDC_PROD_URG_PRESENT, 0);
 			WRITE_ONCE(conn->urg_tx_pend, false);
 			set_bit(SMC_TX_URG_WAIT, &conn->tx_flags);
+			conn->urg_ask_at = jiffies + SMC_TX_URG_ASK_DELAY;
 		}
 	}
 	/* tell the reader we wait for room: it then updates its cursor */
-	if (pending && pending >= space)
+	if (held || (pending && pending >= space))
 		smc_tx_prod_flags(conn, SMC_CDC_PROD_WRITE_BLOCKED, 0);
 	else
 		smc_tx_prod_flags(conn, 0, SMC_CDC_PROD_WRITE_BLOCKED);

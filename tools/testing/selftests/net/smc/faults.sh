@@ -454,6 +454,31 @@ foreign_confirm()
 	return "$rc"
 }
 
+# urg_no_force: both hosts' readers leave out the cursor update they
+# force when they pass urgent data (test switch rx_urg_no_force), as a
+# peer other than Linux may.  A writer holds what follows its urgent
+# byte until the peer has consumed everything, so without that update it
+# would wait for good: it asks for the cursor (CONS_UPD_REQ) after 1 s,
+# and a verified transfer with an urgent byte each way completes
+urg_no_force()
+{
+	local f=/sys/kernel/debug/smc/rx_urg_no_force where t0 ms rc=0
+	# shellcheck disable=SC2034 # args used by name
+	local args=(--family smc --size 262144 --dir both --seed 9 --oob --timeout 30)
+
+	for where in local peer; do
+		smc_lib_on "$where" "echo 1 >$f" || rc=1
+	done
+	t0=$(smc_lib_now_ms)
+	smc_lib_pair "$SMC_LIB_DATA_TEST" peer args args || rc=1
+	ms=$(($(smc_lib_now_ms) - t0))
+	echo "an urgent byte each way, then 256 KiB: $ms ms"
+	for where in local peer; do
+		smc_lib_on "$where" "echo 0 >$f" || rc=1
+	done
+	return "$rc"
+}
+
 # The namespace of netns_delete: its connections go out through a veth
 # pair and this host's net2 (proxy ARP both ways), with an address of
 # net2's subnet, and use rxe2, which stays in the initial namespace as the
@@ -766,7 +791,7 @@ NOMEM_SIZE=4194304
 [ -n "$quick" ] && NOMEM_SIZE=1048576
 [ -n "$quick" ] && have_distro=0 distro_skip=
 
-n=16
+n=17
 [ -n "$quick" ] && n=6
 have_faults=0
 [ -e /sys/kernel/debug/failslab/require-start ] && have_faults=1
@@ -784,6 +809,8 @@ if [ -z "$quick" ]; then
 		blocked_connect local server
 	smc_lib_run "Confirm naming a QP the reused group lacks: reset, group kept" \
 		foreign_confirm
+	smc_lib_run "peer forces no cursor update after urgent data: the writer asks" \
+		urg_no_force
 fi
 smc_lib_run "CDC allocations fail after the writes: all announced" \
 	cdc_nomem 20
