@@ -812,14 +812,22 @@ out:
 	return v2rc;
 }
 
-/*
- * The client's Confirm must echo what our Accept's FCE said.  On a reused
- * group it must also name the link our Accept named, from the client's
- * end: the group was matched on the Proposal's identity alone, which any
- * TCP client can copy, and an rtoken must not be taken from a stranger.
+/**
+ * smc_hs_serv_check() - may the server take the client's Confirm?
+ * @cs: the connection as our Accept described it; @cs->lnk is the link
+ *	of a reused group
+ * @c: the Confirm
+ *
+ * The Confirm must echo what our Accept's FCE said.  On a reused group
+ * it must also name the link our Accept named, from the client's end:
+ * the group was matched on the Proposal's identity alone, which any TCP
+ * client can copy, and an rtoken must not be taken from a stranger.
+ *
+ * Context: any.
+ * Return: 0, or the SMC_CLC_DECL_* reason.
  */
-static u32 smc_hs_serv_check(struct smc_conn_setup *cs,
-			     const struct smc_clc_accept_info *c)
+u32 smc_hs_serv_check(const struct smc_conn_setup *cs,
+		      const struct smc_clc_accept_info *c)
 {
 	if (c->version != cs->version)
 		return SMC_CLC_DECL_VERSMISMAT;
@@ -837,6 +845,7 @@ static u32 smc_hs_serv_check(struct smc_conn_setup *cs,
 		return SMC_CLC_DECL_MAXLINKERR;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(smc_hs_serv_check);
 
 /* our port's active MTU, which the Accept announces */
 static u8 smc_hs_port_mtu(struct smc_lgr_link *lnk)
