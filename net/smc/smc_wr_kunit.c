@@ -438,6 +438,17 @@ static void smc_wr_burst(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smc_wr_send_slot_get_nowait(&c->a.lnk, &slot),
 			0);
 	smc_wr_send_slot_put(&c->a.lnk, slot);
+
+	/* a wait that timed out takes the link down, once (C6) */
+	smc_wr_stalled(&c->a.lnk, -ERESTARTSYS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->a.down), 0);
+	smc_wr_stalled(&c->a.lnk, -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->a.down), 1);
+	KUNIT_EXPECT_TRUE(test, test_bit(SMC_WR_LINK_DOWN, &c->a.lnk.flags));
+	KUNIT_EXPECT_EQ(test, smc_wr_send_slot_get_nowait(&c->a.lnk, &slot),
+			-ENOLINK);
+	smc_wr_stalled(&c->a.lnk, -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->a.down), 1);
 }
 
 /* an RDMA WRITE into B's registered buffer is there before the CDC */
