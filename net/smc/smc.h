@@ -254,6 +254,7 @@ void smc_close_drop(struct smc_sock *smc);
 void smc_close_schedule(struct smc_sock *smc);
 int smc_close_wq_init(void);
 void smc_close_wq_exit(void);
+int smc_close_state(u8 sent, u8 peer);
 
 /* smc_connect.c */
 void smc_connect_prepare(struct smc_sock *smc);

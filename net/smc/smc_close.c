@@ -38,8 +38,17 @@ static u8 smc_close_sent(struct smc_connection *conn)
 	return flags;
 }
 
-/* the state both sides' flags put the connection in (RFC 7609, 4.8.2) */
-static int smc_close_state(u8 sent, u8 peer)
+/**
+ * smc_close_state() - the close state both sides' flags put us in
+ * @sent: the SMC_CDC_CONN_* flags we sent
+ * @peer: the SMC_CDC_CONN_* flags the peer sent
+ *
+ * RFC 7609, 4.8.2, without the abort flag, which the caller handles.
+ *
+ * Context: any.
+ * Return: SMC_ACTIVE, one of the SMC_*CLOSEWAIT* states, or SMC_CLOSED.
+ */
+int smc_close_state(u8 sent, u8 peer)
 {
 	bool we_done = sent & (SMC_CDC_CONN_DONE_WRITING | SMC_CDC_CONN_CLOSED);
 	bool peer_done = peer & (SMC_CDC_CONN_DONE_WRITING |
@@ -55,6 +64,7 @@ static int smc_close_state(u8 sent, u8 peer)
 		return SMC_APPCLOSEWAIT2;
 	return SMC_PEERCLOSEWAIT2;
 }
+EXPORT_SYMBOL_IF_KUNIT(smc_close_state);
 
 /*
  * The connection is over.  Its RMB may still hold data the application
