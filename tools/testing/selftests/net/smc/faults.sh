@@ -792,7 +792,7 @@ NOMEM_SIZE=4194304
 [ -n "$quick" ] && have_distro=0 distro_skip=
 
 n=17
-[ -n "$quick" ] && n=6
+[ -n "$quick" ] && n=5
 have_faults=0
 [ -e /sys/kernel/debug/failslab/require-start ] && have_faults=1
 n=$((n + have_faults))
@@ -819,7 +819,8 @@ smc_lib_run "device deleted here during a transfer" busy_delete local
 	smc_lib_run "device deleted on the peer during a transfer" busy_delete peer
 [ -n "$quick" ] ||
 	smc_lib_run "device deleted here under an idle link group" idle_delete local
-smc_lib_run "device deleted on the peer under an idle link group" idle_delete peer
+[ -n "$quick" ] ||
+	smc_lib_run "device deleted on the peer under an idle link group" idle_delete peer
 smc_lib_run "port down here during a transfer" port_down local
 [ -n "$quick" ] ||
 	smc_lib_run "port down on the peer during a transfer" port_down peer
