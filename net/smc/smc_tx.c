@@ -32,6 +32,16 @@
  */
 static struct workqueue_struct *smc_tx_wq;
 
+/* tx_work in @delay jiffies, with its reference, unless it is queued */
+static void smc_tx_queue(struct smc_connection *conn, unsigned long delay)
+{
+	if (test_bit(SMC_TX_STOPPED, &conn->tx_flags))
+		return;
+	conn->ops->hold(conn);
+	if (!queue_delayed_work(smc_tx_wq, &conn->tx_work, delay))
+		conn->ops->put(conn);
+}
+
 /**
  * smc_tx_sched() - let tx_work send what a push could not
  * @conn: the connection
@@ -40,26 +50,9 @@ static struct workqueue_struct *smc_tx_wq;
  */
 void smc_tx_sched(struct smc_connection *conn)
 {
-	if (test_bit(SMC_TX_STOPPED, &conn->tx_flags))
-		return;
-	conn->ops->hold(conn);
-	if (!queue_delayed_work(smc_tx_wq, &conn->tx_work, 0))
-		conn->ops->put(conn);
+	smc_tx_queue(conn, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_tx_sched);
-
-/* tx_work at @when, unless it is queued already; send_lock held */
-static void smc_tx_sched_at(struct smc_connection *conn, unsigned long when)
-{
-	long delay = (long)(when - jiffies);
-
-	lockdep_assert_held(&conn->send_lock);
-	if (test_bit(SMC_TX_STOPPED, &conn->tx_flags))
-		return;
-	conn->ops->hold(conn);
-	if (!queue_delayed_work(smc_tx_wq, &conn->tx_work, max(delay, 0L)))
-		conn->ops->put(conn);
-}
 
 /*
  * Autocorking: while a CDC is in flight, its completion pushes again,
@@ -174,7 +167,8 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 			conn->urg_ask_at = jiffies + SMC_TX_URG_ASK_DELAY;
 			want_cdc = true;
 		}
-		smc_tx_sched_at(conn, conn->urg_ask_at);
+		smc_tx_queue(conn, time_after(conn->urg_ask_at, jiffies) ?
+				   conn->urg_ask_at - jiffies : 0);
 	}
 	if (conn->urg_tx_pend) {
 		/* the urgent byte ends a write: the peer finds it at prod-1 */
