@@ -42,18 +42,11 @@ peer()	# peer <case>
 }
 
 # shellcheck disable=SC2317 # called through smc_lib_run
-hs_errors()	# hs_errors <local|peer>: server handshake errors there
-{
-	smc_lib_on "$1" "$(smc_lib_q "$tools/smcr" -a -j stats)" |
-		sed -n 's/.*"server_handshake_errors":\([0-9]*\).*/\1/p'
-}
-
-# shellcheck disable=SC2317 # called through smc_lib_run
 remote()	# remote <case> <port>: play <case> against the peer's listener
 {
 	local d=/tmp/smc_clc_peer.$$.$1 out rc got want e0 e1
 
-	e0=$(hs_errors peer)
+	e0=$(smc_lib_server_hs_errors peer)
 	out=$(smc_lib_peer "rm -rf $d && mkdir $d && $(smc_lib_q \
 		"$tools/smc_run" python3 "$SMC_LIB_DIR/smc_clc_peer.py" serve \
 		"$SMC_LIB_SMCSS" "$2" "$d")" 2>&1)
@@ -68,7 +61,7 @@ remote()	# remote <case> <port>: play <case> against the peer's listener
 	# the listener answers once told to stop; FIFOs, no polling
 	got=$(smc_lib_peer "echo stop >$d/ctl && timeout 30 cat $d/res; rm -rf $d")
 	want=$(sed -n 's/^server: //p' <<<"$out")
-	e1=$(hs_errors peer)
+	e1=$(smc_lib_server_hs_errors peer)
 	echo "peer server: $got (want $want), handshake errors $e0 -> $e1"
 	[ "$rc" = 0 ] && [ -n "$want" ] && [ "$got" = "$want" ] || return 1
 	# a connection that never reached accept() failed its handshake

@@ -393,13 +393,6 @@ lgr_ids()
 	done
 }
 
-# server_hs_errors <local|peer>: server handshake errors there
-server_hs_errors()
-{
-	smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCR" -a -j stats)" |
-		sed -n 's/.*"server_handshake_errors":\([0-9]*\).*/\1/p'
-}
-
 # foreign_confirm: a client here whose Confirm on a reused link group
 # names a QP the group does not have (test switch confirm_foreign_qpn),
 # as a client that copied our peer's identity into its Proposal would:
@@ -416,7 +409,7 @@ foreign_confirm()
 	fresh_smcr || return 1
 	before=$(lgr_ids)
 	echo "link groups: $before"
-	e0=$(server_hs_errors peer)
+	e0=$(smc_lib_server_hs_errors peer)
 	port=$(smc_lib_server peer "$SMC_LIB_DATA_TEST" --result "$res" \
 		"${args[@]}") || { echo "$port"; return 1; }
 	echo 1 >"$f" || rc=1
@@ -433,7 +426,7 @@ foreign_confirm()
 	# the server never had a connection to hand out
 	smc_lib_on peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" wait --result "$res" \
 		--kill)" >/dev/null 2>&1
-	e1=$(server_hs_errors peer)
+	e1=$(smc_lib_server_hs_errors peer)
 	echo "server handshake errors on the peer: $e0 -> $e1"
 	if [ "$left" != 0 ]; then
 		echo "FAIL the Confirm was not altered ($f still $left)"

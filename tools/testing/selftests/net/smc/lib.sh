@@ -694,6 +694,13 @@ smc_lib_lgr_use()
 	END { print g + 0, n + 0 }'
 }
 
+# smc_lib_server_hs_errors <local|peer>: server handshake errors there
+smc_lib_server_hs_errors()
+{
+	smc_lib_on "$1" "$(smc_lib_q "$SMC_LIB_SMCR" -a -j stats)" |
+		sed -n 's/.*"server_handshake_errors":\([0-9]*\).*/\1/p'
+}
+
 # smc_lib_lgr_count <local|peer>: the SMC-R link groups there
 smc_lib_lgr_count()
 {
