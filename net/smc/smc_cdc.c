@@ -257,10 +257,9 @@ int smc_cdc_send_locked(struct smc_connection *conn,
 	/* the urgent flags go out on one CDC only (protocol 6.4), and so
 	 * does a request for the peer's cursor
 	 */
-	WRITE_ONCE(conn->local_tx_ctrl.prod_flags,
-		   conn->local_tx_ctrl.prod_flags &
-		   ~(SMC_CDC_PROD_URG_PENDING | SMC_CDC_PROD_URG_PRESENT |
-		     SMC_CDC_PROD_CONS_UPD_REQ));
+	smc_cdc_tx_prod_flags(conn, 0, SMC_CDC_PROD_URG_PENDING |
+			      SMC_CDC_PROD_URG_PRESENT |
+			      SMC_CDC_PROD_CONS_UPD_REQ);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_cdc_send_locked);
@@ -280,9 +279,7 @@ EXPORT_SYMBOL_IF_KUNIT(smc_cdc_send_locked);
 int smc_cdc_send_flags(struct smc_connection *conn, u8 conn_flags)
 {
 	spin_lock_bh(&conn->send_lock);
-	WRITE_ONCE(conn->local_tx_ctrl.conn_flags,
-		   conn->local_tx_ctrl.conn_flags |
-		   (conn_flags & SMC_CDC_CONN_MASK));
+	smc_cdc_tx_conn_flags(conn, conn_flags & SMC_CDC_CONN_MASK);
 	set_bit(SMC_TX_CDC_WANTED, &conn->tx_flags);
 	spin_unlock_bh(&conn->send_lock);
 	return smc_tx_push(conn);

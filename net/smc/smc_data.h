@@ -53,6 +53,27 @@ enum {
 	SMC_URG_READ,		/* the urgent byte was read, the mark not passed */
 };
 
+/*
+ * The flags of the CDC template (local_tx_ctrl), changed under send_lock;
+ * diag reads them without it.
+ */
+static inline void smc_cdc_tx_prod_flags(struct smc_connection *conn,
+					 u8 set, u8 clear)
+{
+	u8 flags = conn->local_tx_ctrl.prod_flags;
+
+	lockdep_assert_held(&conn->send_lock);
+	WRITE_ONCE(conn->local_tx_ctrl.prod_flags, (flags & ~clear) | set);
+}
+
+static inline void smc_cdc_tx_conn_flags(struct smc_connection *conn, u8 set)
+{
+	u8 flags = conn->local_tx_ctrl.conn_flags;
+
+	lockdep_assert_held(&conn->send_lock);
+	WRITE_ONCE(conn->local_tx_ctrl.conn_flags, flags | set);
+}
+
 /* smc_cdc.c */
 void smc_conn_data_init(struct smc_connection *conn,
 			const struct smc_conn_ops *ops);

@@ -110,14 +110,6 @@ static int smc_tx_rdma_writes(struct smc_connection *conn,
 	return 0;
 }
 
-/* send_lock held; diag reads the CDC template's flags without it */
-static void smc_tx_prod_flags(struct smc_connection *conn, u8 set, u8 clear)
-{
-	u8 flags = conn->local_tx_ctrl.prod_flags;
-
-	WRITE_ONCE(conn->local_tx_ctrl.prod_flags, (flags & ~clear) | set);
-}
-
 /*
  * Write what fits into the peer RMBE and send the CDC.  @slotp is a
  * slot to use or NULL to find one; it is consumed if it was used.
@@ -163,7 +155,7 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 	if (held) {
 		/* CONS_UPD_REQ goes out once, with WRITE_BLOCKED */
 		if (time_after_eq(jiffies, conn->urg_ask_at)) {
-			smc_tx_prod_flags(conn, SMC_CDC_PROD_CONS_UPD_REQ, 0);
+			smc_cdc_tx_prod_flags(conn, SMC_CDC_PROD_CONS_UPD_REQ, 0);
 			conn->urg_ask_at = jiffies + SMC_TX_URG_ASK_DELAY;
 			want_cdc = true;
 		}
@@ -173,7 +165,7 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 	if (conn->urg_tx_pend) {
 		/* the urgent byte ends a write: the peer finds it at prod-1 */
 		urg = smc_cursor_diff(sndlen, &sent, &conn->urg_tx_curs);
-		smc_tx_prod_flags(conn, SMC_CDC_PROD_URG_PENDING, 0);
+		smc_cdc_tx_prod_flags(conn, SMC_CDC_PROD_URG_PENDING, 0);
 		if (len && len >= urg)
 			len = urg;
 		else
@@ -205,7 +197,7 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 		smc_cursor_write(&conn->tx_curs_sent, sent);
 		atomic_sub(len, &conn->peer_rmbe_space);
 		if (urg) {
-			smc_tx_prod_flags(conn, SMC_CDC_PROD_URG_PRESENT, 0);
+			smc_cdc_tx_prod_flags(conn, SMC_CDC_PROD_URG_PRESENT, 0);
 			WRITE_ONCE(conn->urg_tx_pend, false);
 			set_bit(SMC_TX_URG_WAIT, &conn->tx_flags);
 			conn->urg_ask_at = jiffies + SMC_TX_URG_ASK_DELAY;
@@ -213,13 +205,12 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 	}
 	/* tell the reader we wait for room: it then updates its cursor */
 	if (held || (pending && pending >= space))
-		smc_tx_prod_flags(conn, SMC_CDC_PROD_WRITE_BLOCKED, 0);
+		smc_cdc_tx_prod_flags(conn, SMC_CDC_PROD_WRITE_BLOCKED, 0);
 	else
-		smc_tx_prod_flags(conn, 0, SMC_CDC_PROD_WRITE_BLOCKED);
+		smc_cdc_tx_prod_flags(conn, 0, SMC_CDC_PROD_WRITE_BLOCKED);
 	/* the abort rides on the CDC that announces the last writes */
 	if (test_bit(SMC_TX_ABORT_WANTED, &conn->tx_flags))
-		WRITE_ONCE(conn->local_tx_ctrl.conn_flags,
-			   conn->local_tx_ctrl.conn_flags | SMC_CDC_CONN_ABORT);
+		smc_cdc_tx_conn_flags(conn, SMC_CDC_CONN_ABORT);
 	rc = smc_cdc_send_locked(conn, *slotp);
 	*slotp = NULL;
 	return rc;
