@@ -269,6 +269,7 @@ void smc_listen_init(struct smc_sock *smc);
 int smc_listen_start(struct smc_sock *smc);
 void smc_listen_stop(struct smc_sock *smc);
 void smc_listen_limit_hs(struct smc_sock *smc);
+bool smc_listen_hs_congested(const struct sock *clcsk);
 __poll_t smc_listen_poll(struct smc_sock *smc);
 
 /* smc_ops.c */

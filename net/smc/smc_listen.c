@@ -246,18 +246,31 @@ int smc_listen_start(struct smc_sock *smc)
 	return 0;
 }
 
-/*
- * SMC_LIMIT_HS: while more server handshakes run in the namespace than
+/**
+ * smc_listen_hs_congested() - should TCP answer this SYN without SMC?
+ * @clcsk: the listening clcsock
+ *
+ * SMC_LIMIT_HS: while more server handshakes are under way than
  * SMC_HS_CONGESTED per CPU, TCP answers SYNs without the SMC option and
  * the new clients fall back (PEERNOSMC) instead of queueing behind them,
- * as upstream does when its handshake workqueue is congested.  Runs in
- * softirq, for the listening clcsk.
+ * as upstream does when its handshake workqueue is congested.  Under
+ * way are the namespace's running handshakes and this listener's
+ * children that TCP still holds, half-open or waiting for listen_work:
+ * a burst of SYNs is answered in softirq before listen_work has taken
+ * the first child, and each of them becomes a handshake.
+ *
+ * Context: softirq, for the listening clcsk.
+ * Return: true if the SYN must not get the SMC option.
  */
-static bool smc_listen_hs_congested(const struct sock *clcsk)
+bool smc_listen_hs_congested(const struct sock *clcsk)
 {
-	return smc_stats_hs_serv_read(sock_net(clcsk)) >=
+	int pending = inet_csk_reqsk_queue_len(clcsk) +
+		      READ_ONCE(clcsk->sk_ack_backlog);
+
+	return smc_stats_hs_serv_read(sock_net(clcsk)) + pending >=
 	       SMC_HS_CONGESTED * num_online_cpus();
 }
+EXPORT_SYMBOL_IF_KUNIT(smc_listen_hs_congested);
 
 /**
  * smc_listen_limit_hs() - apply SMC_LIMIT_HS to the listening clcsk
