@@ -49,6 +49,12 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static enum smc_mode mode;
 static long sndbuf, rcvbuf;
 static int debug;
+/*
+ * auto: the kernel refused IPPROTO_SMC while AF_SMC worked, so it has no
+ * IPPROTO_SMC (before 6.11).  Ask once: each refusal costs the kernel
+ * two module requests, each one a modprobe run, serialised.
+ */
+static int no_inet_smc;
 
 static long parse_size(const char *s)
 {
@@ -121,13 +127,23 @@ static void set_buf(int fd, int opt, int force_opt, long size)
 
 static int smc_socket(int domain, int type)
 {
-	int saved = errno, fd = -1;
+	int saved = errno, fd = -1, unknown = 0;
 
-	if (mode == SMC_MODE_AUTO || mode == SMC_MODE_INET)
+	if (mode == SMC_MODE_INET ||
+	    (mode == SMC_MODE_AUTO &&
+	     !__atomic_load_n(&no_inet_smc, __ATOMIC_RELAXED))) {
 		fd = real_socket(domain, type, IPPROTO_SMC);
-	if (fd < 0 && mode != SMC_MODE_INET)
+		unknown = fd < 0 && errno == EPROTONOSUPPORT;
+	}
+	if (fd < 0 && mode != SMC_MODE_INET) {
 		fd = real_socket(AF_SMC, type,
 				 domain == AF_INET6 ? SMCPROTO_SMC6 : SMCPROTO_SMC);
+		if (fd >= 0 && unknown) {
+			__atomic_store_n(&no_inet_smc, 1, __ATOMIC_RELAXED);
+			if (debug)
+				fprintf(stderr, "smc-preload: no IPPROTO_SMC in this kernel, AF_SMC from now on\n");
+		}
+	}
 	if (fd < 0) {
 		errno = saved;
 		return -1;
