@@ -173,26 +173,34 @@ EOF
 # run_cases <out>: every request, its answer, and a mismatch list
 run_cases()
 {
-	local out=$1 expect where line n=0 res
+	local out=$1
 
 	ip netns del "$NS" 2>/dev/null
 	ip netns add "$NS" || return 1
 	: > "$out"
 	: > "$out.bad"
-	while read -r expect where line; do
-		n=$((n + 1))
-		# shellcheck disable=SC2086 # the attributes are words
-		if [ "$where" = ns ]; then
-			res=$(ip netns exec "$NS" "$SMC_NL_TEST" $line 2>/dev/null)
-		else
-			res=$("$SMC_NL_TEST" $line 2>/dev/null)
-		fi
-		printf '%s %s %s\n%s\n' "$n" "$where" "$line" "$res" >> "$out"
-		if [ "$(printf '%s\n' "$res" | tail -n 1)" != "rc=$expect" ]; then
-			printf 'case %s (%s %s): want rc=%s, got:\n%s\n' \
-				"$n" "$where" "$line" "$expect" "$res" >> "$out.bad"
-		fi
-	done < <(cases)
+	cases > "$out.in"
+	# one smc_nl_test for all: "@@ WHERE REQUEST" heads each answer
+	cut -d' ' -f2- "$out.in" |
+		"$SMC_NL_TEST" -b "/run/netns/$NS" 2>/dev/null > "$out.raw"
+	awk -v out="$out" -v bad="$out.bad" '
+		function check() {
+			if (n && last != "rc=" want[n])
+				printf "case %s (%s): want rc=%s, got:\n%s",
+				       n, head, want[n], body >> bad
+		}
+		NR == FNR { want[FNR] = $1; total = FNR; next }
+		/^@@ / {
+			check(); n++; head = substr($0, 4)
+			print n " " head >> out
+			body = ""; last = ""; next
+		}
+		{ print >> out; body = body $0 "\n"; last = $0 }
+		END {
+			check()
+			if (n != total)
+				printf "%d of %d cases answered\n", n, total >> bad
+		}' "$out.in" "$out.raw"
 	ip netns del "$NS"
 }
 

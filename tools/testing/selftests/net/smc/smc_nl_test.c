@@ -3,9 +3,15 @@
  * smc_nl_test - send one raw generic netlink request, print the answer
  *
  * Usage: smc_nl_test [-d] [-u] FAMILY CMD [ATTR...]
+ *        smc_nl_test -b NETNS_FILE <REQUESTS
  *
  *   -d   send a dump request (NLM_F_DUMP)
  *   -u   drop root (setuid 65534) first, to test permission checks
+ *   -b   batch: each line of stdin is "init|ns [-d] [-u] FAMILY CMD
+ *        [ATTR...]", sent from a child process in the initial network
+ *        namespace or in NETNS_FILE's (/run/netns/NAME); each answer
+ *        follows a line "@@ " and the request line.  One process for a
+ *        hundred requests instead of a hundred, each behind ip-netns.
  *
  * ATTR is one of (T is the attribute type, a number):
  *   s:T:TEXT        NUL-terminated string
@@ -22,8 +28,11 @@
  * any, goes to stderr.  Exit status 0 unless the request could not be
  * made, so scripts compare the output of two kernels line by line.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +40,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
@@ -278,7 +288,7 @@ static void init_req(struct nlmsghdr *nlh, uint16_t type, uint8_t cmd,
 	gh->version = 1;
 }
 
-int main(int argc, char **argv)
+static int request(int argc, char **argv)
 {
 	struct nlmsghdr *nlh = (struct nlmsghdr *)req;
 	bool dump = false, drop = false;
@@ -329,4 +339,58 @@ int main(int argc, char **argv)
 	print_rc(talk(fd, nlh, true, NULL));
 	close(fd);
 	return 0;
+}
+
+/* -b: requests from stdin, each in a child that may enter the netns */
+static int batch(const char *nsfile)
+{
+	char line[4096], *args[64];
+	int nsfd, status, argc;
+	pid_t pid;
+
+	nsfd = open(nsfile, O_RDONLY | O_CLOEXEC);
+	if (nsfd < 0) {
+		perror(nsfile);
+		return 2;
+	}
+	while (fgets(line, sizeof(line), stdin)) {
+		line[strcspn(line, "\n")] = '\0';
+		printf("@@ %s\n", line);
+		fflush(stdout);
+		args[0] = "smc_nl_test";
+		argc = 1;
+		for (char *t = strtok(line, " \t"); t && argc < 63;
+		     t = strtok(NULL, " \t"))
+			args[argc++] = t;
+		args[argc] = NULL;
+		if (argc < 2)
+			continue;
+		pid = fork();
+		if (pid < 0) {
+			perror("fork");
+			return 2;
+		}
+		if (!pid) {
+			if (!strcmp(args[1], "ns") && setns(nsfd, CLONE_NEWNET)) {
+				perror("setns");
+				exit(2);
+			}
+			/* args[1], the namespace, stands in for the name */
+			exit(request(argc - 1, args + 1));
+		}
+		/* a request that could not be made shows as no rc= line */
+		if (waitpid(pid, &status, 0) < 0) {
+			perror("waitpid");
+			return 2;
+		}
+	}
+	close(nsfd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "-b"))
+		return batch(argv[2]);
+	return request(argc, argv);
 }
