@@ -30,8 +30,15 @@ SMC_HOOK_EXPECT_PEER="SMCR 0x00000000"
 export SMC_HOOK_EXPECT SMC_HOOK_EXPECT_PEER
 
 FUZZ=/sys/kernel/debug/smc/fuzz_wr
+# the debug kernel's quick run: a fifth of the messages, in smaller rounds
 TOTAL=${SMC_FUZZ_MSGS:-10000}
 CHUNK=5000
+if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
+	TOTAL=${SMC_FUZZ_MSGS:-2000}
+	CHUNK=1000
+fi
+FRESH_SIZE=1048576
+[ -n "${SMC_SELFTEST_QUICK:-}" ] && FRESH_SIZE=262144
 ROUNDS=$(((TOTAL + CHUNK - 1) / CHUNK))
 UNLOAD_MAX_S=15
 WAIT_S=${SMC_FUZZ_WAIT_S:-60}
@@ -143,7 +150,7 @@ fuzz_round()
 fresh_smcr()
 {
 	# shellcheck disable=SC2034 # used by name
-	local args=(--family smc --size 1048576 --dir both --seed 3 --timeout 120)
+	local args=(--family smc --size "$FRESH_SIZE" --dir both --seed 3 --timeout 120)
 	local total
 
 	fresh_modules || return 1
