@@ -25,7 +25,8 @@
  * error that stopped it early.  It stops early when the peer ends the
  * group (it may, for a DELETE_LINK) or does not answer a sync: then it
  * ends the group on this side as well, and the test sees a sent count
- * below COUNT.
+ * below COUNT.  A run ends with a sync too, so that a group the last
+ * messages ended is ended here as well (E set, N equal to COUNT).
  */
 
 #include <linux/debugfs.h>
@@ -287,6 +288,9 @@ static u32 smc_fuzz_run(struct net *net, u32 count, u32 seed, int *rc)
 		if (!(sent % SMC_FUZZ_SYNC))
 			*rc = smc_fuzz_sync(&f);
 	}
+	/* the last messages may have ended the group too */
+	if (!*rc && sent % SMC_FUZZ_SYNC)
+		*rc = smc_fuzz_sync(&f);
 	/*
 	 * The peer took a DELETE_LINK of ours at its word, or stopped
 	 * answering: end the group here too, as a peer that meant it

@@ -113,7 +113,7 @@ unload_both()
 # fuzz_round <fuzzer: local|peer> <seed>: CHUNK messages from the fuzzer
 fuzz_round()
 {
-	local fuzzer=$1 seed=$2 rx sent=0 n out try before after rc=0
+	local fuzzer=$1 seed=$2 rx sent=0 n e out try before after rc=0
 
 	if [ "$fuzzer" = peer ]; then rx=local; else rx=peer; fi
 	fresh_modules || return 1
@@ -124,9 +124,10 @@ fuzz_round()
 		out=$(smc_lib_on "$fuzzer" "echo $((CHUNK - sent)) $((seed * 8 + try)) >$FUZZ && cat $FUZZ")
 		hold_end
 		n=$(printf '%s\n' "$out" | awk '$1 == "sent" { print $2 }')
+		e=$(printf '%s\n' "$out" | awk '$1 == "sent" { print $4 }')
 		sent=$((sent + ${n:-0}))
 		echo "try $try, seed $((seed * 8 + try)): $out; $sent of $CHUNK"
-		if [ "$sent" -lt "$CHUNK" ]; then
+		if [ "$sent" -lt "$CHUNK" ] || [ "${e:-0}" != 0 ]; then
 			# the receiver ended the group: on both hosts, cleanly
 			smc_lib_wait_until "$WAIT_S" \
 				"the link groups gone on both hosts" \
