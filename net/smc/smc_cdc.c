@@ -297,37 +297,52 @@ static bool smc_cdc_prod_ok(const union smc_cursor *cons,
 	return laps == 1 && prod->count <= cons->count;
 }
 
-/* the urgent byte sits just before the producer cursor (6.4) */
+/*
+ * The urgent byte sits just before the producer cursor (6.4).  @urg: the
+ * message's urgent flags, URG_PRESENT only if it brought new data: a CDC
+ * that moves no cursor (a resend after a link switch, a consumer update
+ * from a peer that keeps the flag set) marks no new urgent byte, as
+ * upstream takes it.
+ */
 static void smc_cdc_rx_urg(struct smc_connection *conn,
-			   const struct smc_cdc_msg_info *m)
+			   const struct smc_cdc_msg_info *m, u8 urg)
 {
 	u32 size = conn->rmb_desc->len;
 	u32 pos = m->prod.count ? m->prod.count - 1 : size - 1;
 
 	lockdep_assert_held(&conn->rx_lock);
-	if (m->prod_flags & SMC_CDC_PROD_URG_PRESENT) {
+	if (urg & SMC_CDC_PROD_URG_PRESENT) {
 		conn->urg_rx_byte = ((u8 *)conn->rmb_desc->cpu_addr)[pos];
 		smc_cursor_write(&conn->urg_curs, m->prod);
 		WRITE_ONCE(conn->urg_state, SMC_URG_VALID);
-	} else if (m->prod_flags & SMC_CDC_PROD_URG_PENDING) {
+	} else if (urg & SMC_CDC_PROD_URG_PENDING) {
 		WRITE_ONCE(conn->urg_state, SMC_URG_PENDING);
 	}
 }
 
-/* apply a checked CDC to @conn; false if it was dropped */
-static bool smc_cdc_rx_conn(struct smc_connection *conn,
-			    struct smc_cdc_stats *st,
-			    const struct smc_cdc_msg_info *m, u32 *got,
-			    u32 *freed, u8 *new_flags)
+/*
+ * Apply a checked CDC to @conn.  Return: 0; -EAGAIN for an old one,
+ * dropped; -EPROTO for cursors no sender in step with us can send,
+ * dropped, and the connection must end: it could wait for ever on a peer
+ * whose every later CDC fails the same checks, its ABORT among them.
+ */
+static int smc_cdc_rx_conn(struct smc_connection *conn,
+			   struct smc_cdc_stats *st,
+			   const struct smc_cdc_msg_info *m, u32 *got,
+			   u32 *freed, u8 *new_flags)
 {
 	struct smc_host_cursors *rx = &conn->local_rx_ctrl;
+	union smc_cursor cons, prod, m_prod, m_cons;
 	u32 rmbe_size = conn->rmb_desc->len;
-	union smc_cursor cons, prod;
+	bool rewound = false;
+	int rc = -EPROTO;
 	u32 peer_size;
+	u8 urg;
 
 	spin_lock_bh(&conn->rx_lock);
 	if (smc_cdc_seq_old(m->seqno, rx->seqno)) {
 		smc_cdc_count(st, SMC_CDC_STAT(rx_old_seq));
+		rc = -EAGAIN;
 		goto drop;
 	}
 	peer_size = READ_ONCE(conn->peer_rmbe_size);
@@ -343,18 +358,33 @@ static bool smc_cdc_rx_conn(struct smc_connection *conn,
 		smc_cdc_count(st, SMC_CDC_STAT(rx_bad));
 		goto drop;
 	}
-	/* cursors only move forward, and by at most what the ring holds */
+	/*
+	 * A cursor behind the last one is kept as it was: after a switch
+	 * to another link the peer rewrites from its last CDC that
+	 * completed; the rest of the message counts.  Forward, a cursor
+	 * moves by at most what the ring holds.
+	 */
+	m_prod = m->prod;
+	m_cons = m->cons;
+	if (smc_cursor_behind(&rx->prod, &m_prod)) {
+		m_prod = rx->prod;
+		rewound = true;
+	}
+	if (smc_cursor_behind(&rx->cons, &m_cons)) {
+		m_cons = rx->cons;
+		rewound = true;
+	}
 	cons = smc_cursor_read(&conn->local_tx_ctrl.cons);
 	prod = smc_cursor_read(&conn->local_tx_ctrl.prod);
-	if (smc_cursor_behind(&rx->prod, &m->prod) ||
-	    smc_cursor_behind(&rx->cons, &m->cons) ||
-	    !smc_cdc_prod_ok(&cons, &m->prod) ||
-	    smc_cursor_comp(peer_size, &m->cons, &prod) < 0) {
+	if (!smc_cdc_prod_ok(&cons, &m_prod) ||
+	    smc_cursor_comp(peer_size, &m_cons, &prod) < 0) {
 		smc_cdc_count(st, SMC_CDC_STAT(rx_backwards));
 		goto drop;
 	}
-	*got = smc_cursor_diff(rmbe_size, &rx->prod, &m->prod);
-	*freed = smc_cursor_diff(peer_size, &rx->cons, &m->cons);
+	if (rewound)
+		smc_cdc_count(st, SMC_CDC_STAT(rx_rewound));
+	*got = smc_cursor_diff(rmbe_size, &rx->prod, &m_prod);
+	*freed = smc_cursor_diff(peer_size, &rx->cons, &m_cons);
 	*new_flags = m->conn_flags & ~conn->peer_conn_flags;
 	if (((m->seqno - rx->seqno) & 0xffff) > 1)
 		smc_cdc_count(st, SMC_CDC_STAT(rx_seq_jump));
@@ -362,21 +392,46 @@ static bool smc_cdc_rx_conn(struct smc_connection *conn,
 	/* diag, recvmsg and poll read the flags without the lock */
 	WRITE_ONCE(rx->prod_flags, m->prod_flags);
 	WRITE_ONCE(rx->conn_flags, m->conn_flags);
-	smc_cursor_write(&rx->cons, m->cons);
-	if (m->prod_flags & (SMC_CDC_PROD_URG_PENDING |
-			     SMC_CDC_PROD_URG_PRESENT))
-		smc_cdc_rx_urg(conn, m);
+	smc_cursor_write(&rx->cons, m_cons);
+	urg = m->prod_flags & (SMC_CDC_PROD_URG_PENDING |
+			       SMC_CDC_PROD_URG_PRESENT);
+	if (!*got)
+		urg &= ~SMC_CDC_PROD_URG_PRESENT;
+	if (urg)
+		smc_cdc_rx_urg(conn, m, urg);
 	WRITE_ONCE(conn->peer_conn_flags, conn->peer_conn_flags | m->conn_flags);
 	atomic_add(*freed, &conn->peer_rmbe_space);
 	/* the data landed before this CDC (RC ordering): publish it */
 	smp_mb__before_atomic();
-	smc_cursor_write(&rx->prod, m->prod);
+	smc_cursor_write(&rx->prod, m_prod);
 	atomic_add(*got, &conn->bytes_to_rcv);
 	spin_unlock_bh(&conn->rx_lock);
-	return true;
+	return 0;
 drop:
 	spin_unlock_bh(&conn->rx_lock);
-	return false;
+	return rc;
+}
+
+/*
+ * A peer that moved the connection to another link sends, flagged, the
+ * sequence number of its last CDC that completed on the old one: one we
+ * never took was lost with its cursors, and the connection is aborted.
+ * An older number says nothing.
+ */
+static void smc_cdc_rx_validate(struct smc_connection *conn,
+				struct smc_cdc_stats *st,
+				const struct smc_cdc_msg_info *m)
+{
+	bool lost;
+
+	spin_lock_bh(&conn->rx_lock);
+	lost = smc_cdc_seq_old(conn->local_rx_ctrl.seqno, m->seqno);
+	spin_unlock_bh(&conn->rx_lock);
+	if (!lost)
+		return;
+	smc_cdc_count(st, SMC_CDC_STAT(rx_out_of_sync));
+	WRITE_ONCE(conn->out_of_sync, true);
+	conn->ops->state_change(conn);
 }
 
 /**
@@ -400,6 +455,7 @@ void smc_cdc_rx_handler(struct smc_link *wrlnk, const u8 *buf,
 	struct smc_cdc_msg_info m;
 	u32 got = 0, freed = 0;
 	u8 new_flags = 0;
+	int rc;
 
 	if (smc_cdc_decode(buf, len, &m)) {
 		smc_cdc_count(st, SMC_CDC_STAT(rx_bad));
@@ -410,14 +466,24 @@ void smc_cdc_rx_handler(struct smc_link *wrlnk, const u8 *buf,
 		smc_cdc_count(st, SMC_CDC_STAT(rx_unknown_token));
 		return;
 	}
-	if (READ_ONCE(conn->out_of_sync) ||
-	    !smc_cdc_rx_conn(conn, st, &m, &got, &freed, &new_flags))
+	if (READ_ONCE(conn->out_of_sync))
+		goto out;
+	if (m.prod_flags & SMC_CDC_PROD_FAILOVER) {
+		smc_cdc_rx_validate(conn, st, &m);
+		goto out;
+	}
+	rc = smc_cdc_rx_conn(conn, st, &m, &got, &freed, &new_flags);
+	if (rc == -EPROTO) {
+		WRITE_ONCE(conn->out_of_sync, true);
+		conn->ops->state_change(conn);
+	}
+	if (rc)
 		goto out;
 
 	/* once per urgent byte (its flags come on one CDC), before a reader
 	 * that polls for it wakes up
 	 */
-	if (m.prod_flags & SMC_CDC_PROD_URG_PRESENT)
+	if (got && (m.prod_flags & SMC_CDC_PROD_URG_PRESENT))
 		conn->ops->urgent(conn);
 	if (got)
 		conn->ops->data_ready(conn);
@@ -434,7 +500,7 @@ void smc_cdc_rx_handler(struct smc_link *wrlnk, const u8 *buf,
 		smc_tx_pending(conn);
 	if (freed)
 		conn->ops->write_space(conn);
-	if (new_flags || (m.prod_flags & SMC_CDC_PROD_URG_PRESENT))
+	if (new_flags || (got && (m.prod_flags & SMC_CDC_PROD_URG_PRESENT)))
 		conn->ops->state_change(conn);
 out:
 	conn->ops->put(conn);
@@ -450,6 +516,8 @@ static int smc_cdc_rx_show(struct seq_file *m, void *v)
 	seq_printf(m, "old_seq %d\n", atomic_read(&t->rx_old_seq));
 	seq_printf(m, "backwards %d\n", atomic_read(&t->rx_backwards));
 	seq_printf(m, "seq_jump %d\n", atomic_read(&t->rx_seq_jump));
+	seq_printf(m, "rewound %d\n", atomic_read(&t->rx_rewound));
+	seq_printf(m, "out_of_sync %d\n", atomic_read(&t->rx_out_of_sync));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(smc_cdc_rx);

@@ -122,6 +122,11 @@ static void smc_close_progress(struct smc_sock *smc)
 		smc_close_abort(smc, ECONNRESET, false);
 		return;
 	}
+	/* CDCs were lost in a switch to another link: the peer must know */
+	if (READ_ONCE(conn->out_of_sync)) {
+		smc_close_abort(smc, ECONNABORTED, true);
+		return;
+	}
 	if (READ_ONCE(conn->killed) || READ_ONCE(conn->tx_err)) {
 		smc_close_abort(smc, ECONNABORTED, false);
 		return;

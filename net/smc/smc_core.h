@@ -78,13 +78,21 @@ struct smc_connection;
 
 /**
  * struct smc_cdc_stats - why received CDC messages were dropped
- * @rx_bad: not a well-formed CDC message (length, cursor out of ring)
+ * @rx_bad: not a well-formed CDC message (length, cursor out of ring);
+ *	for a known connection it ends the connection
  * @rx_unknown_token: no connection with that alert token in the group
  * @rx_old_seq: sequence number behind the last one accepted
- * @rx_backwards: a cursor would have moved backwards or jumped a lap
+ * @rx_backwards: the producer cursor would have jumped a lap, or the
+ *	consumer cursor passed what we produced: the connection ends
  * @rx_seq_jump: accepted, but its sequence number skipped some: on one
  *	link a connection's CDCs arrive in order, so this counts lost
  *	messages or a peer that numbers them wrongly
+ * @rx_rewound: accepted with a cursor behind the last one, which was
+ *	kept: a peer that moved the connection to another link resends
+ *	from its last confirmed CDC (no new data; flags and the other
+ *	cursor still count)
+ * @rx_out_of_sync: a failover validation showed CDCs lost on the old
+ *	link: the connection is aborted
  */
 struct smc_cdc_stats {
 	atomic_t	rx_bad;
@@ -92,6 +100,8 @@ struct smc_cdc_stats {
 	atomic_t	rx_old_seq;
 	atomic_t	rx_backwards;
 	atomic_t	rx_seq_jump;
+	atomic_t	rx_rewound;
+	atomic_t	rx_out_of_sync;
 };
 
 /**
@@ -377,7 +387,9 @@ struct smc_host_cursors {
  * @urg_rx_byte: the received urgent byte
  * @urg_curs: cursor of the byte after the urgent byte
  * @killed: the connection was aborted by the link group's death
- * @out_of_sync: a failover check found lost CDC messages
+ * @out_of_sync: a failover check found lost CDC messages, or the peer sent
+ *	cursors no sender in step with us sends: no CDC is taken any more,
+ *	and the connection aborts
  * @ops: the socket layer's callbacks (smc_conn_data_init())
  * @rx_lock: serialises CDC receive processing: @local_rx_ctrl,
  *	@peer_conn_flags and the urgent state

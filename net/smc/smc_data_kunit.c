@@ -470,6 +470,8 @@ static void dt_no_drops(struct kunit *test, struct dt_side *s)
 	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_old_seq), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_backwards), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_seq_jump), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_rewound), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_out_of_sync), 0);
 }
 
 /* one byte A to B; then A is done writing and B sees the end */
@@ -806,7 +808,12 @@ static void dt_inject(struct dt_side *s, u16 seqno, u32 token, u16 wrap,
 	dt_inject_msg(s, &m, len);
 }
 
-/* old seqnos, backwards cursors, unknown tokens: dropped and counted */
+/*
+ * Old seqnos, short messages, unknown tokens: dropped and counted.  A
+ * cursor behind the last one is a resend after a link switch: taken with
+ * that cursor left as it was.  A cursor a lap ahead ends the connection:
+ * no CDC of that peer is taken any more.
+ */
 static void smc_data_bad_cdc(struct kunit *test)
 {
 	struct dt_ctx *c = test->priv;
@@ -822,27 +829,22 @@ static void smc_data_bad_cdc(struct kunit *test)
 	/* older seqno, although its cursor would move forward */
 	dt_inject(b, 0, 0x2222, 0, 100, SMC_CDC_LEN);
 	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_old_seq), 1);
-	/* newer seqno, cursor backwards */
+	/* newer seqno, producer cursor backwards: no new data */
 	dt_inject(b, 2, 0x2222, 0, 1, SMC_CDC_LEN);
-	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_backwards), 1);
-	/* a whole lap ahead of what B consumed: the ring cannot hold it */
-	dt_inject(b, 2, 0x2222, 1, 100, SMC_CDC_LEN);
-	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_backwards), 2);
-	/* cursor outside the ring */
-	dt_inject(b, 2, 0x2222, 0, DT_BUF, SMC_CDC_LEN);
-	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_bad), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_rewound), 1);
+	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.seqno, 2);
 	/* short */
-	dt_inject(b, 2, 0x2222, 0, 100, SMC_CDC_MIN_RX - 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_bad), 2);
+	dt_inject(b, 3, 0x2222, 0, 100, SMC_CDC_MIN_RX - 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_bad), 1);
 	/* nobody has that token */
-	dt_inject(b, 2, 0xdead, 0, 100, SMC_CDC_LEN);
+	dt_inject(b, 3, 0xdead, 0, 100, SMC_CDC_LEN);
 	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_unknown_token), 1);
 
-	/* none of them changed anything */
+	/* none of them changed the data */
 	KUNIT_EXPECT_EQ(test, smc_rx_inq(&b->conn), 2);
-	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.seqno, 1);
 	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.prod.count, 2);
 	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.prod.wrap, 0);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(b->conn.out_of_sync));
 
 	/* A's real next CDC (seqno 2) is still accepted */
 	KUNIT_ASSERT_EQ(test, dt_send(a, bytes, 1, 0), 1);
@@ -852,8 +854,33 @@ static void smc_data_bad_cdc(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, got, bytes, 2);
 	KUNIT_ASSERT_EQ(test, dt_recv(b, got, 2, 0), 1);
 	KUNIT_EXPECT_EQ(test, got[0], bytes[0]);
+
+	/* a whole lap ahead of what B consumed: the ring cannot hold it */
+	dt_inject(b, 3, 0x2222, 1, 100, SMC_CDC_LEN);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_backwards), 1);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(b->conn.out_of_sync));
+	/* from then on nothing is taken, not even counted */
+	dt_inject(b, 4, 0x2222, 0, 5, SMC_CDC_LEN);
+	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.seqno, 2);
+	KUNIT_EXPECT_EQ(test, smc_rx_inq(&b->conn), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_backwards), 1);
 	dt_quiesce(test);
 	dt_no_drops(test, a);
+}
+
+/* a cursor outside the ring ends the connection */
+static void smc_data_cdc_out_of_ring(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *b = c->b;
+	struct smc_cdc_stats *st = &b->lgr.lnk[0].cdc_stats;
+
+	dt_pair_up(test);
+	dt_inject(b, 1, 0x2222, 0, DT_BUF, SMC_CDC_LEN);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_bad), 1);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(b->conn.out_of_sync));
+	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.seqno, 0);
+	dt_quiesce(test);
 }
 
 /*
@@ -885,6 +912,91 @@ static void smc_data_seq_jump(struct kunit *test)
 }
 
 /*
+ * A failover validation names the peer's last CDC that completed on the
+ * old link: one B took, or an older one, changes nothing; a newer one
+ * means CDCs were lost, and the connection takes no CDC any more.
+ */
+static void smc_data_failover_validate(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+	struct smc_cdc_stats *st = &b->lgr.lnk[0].cdc_stats;
+	struct smc_cdc_msg_info m = {
+		.token = 0x2222,
+		.prod_flags = SMC_CDC_PROD_FAILOVER,
+	};
+	u8 bytes[2] = { 1, 2 };
+
+	dt_pair_up(test);
+	KUNIT_ASSERT_EQ(test, dt_send(a, bytes, 2, 0), 2);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 2), 0);
+	KUNIT_ASSERT_EQ(test, b->conn.local_rx_ctrl.seqno, 1);
+
+	m.seqno = 1;
+	dt_inject_msg(b, &m, SMC_CDC_LEN);
+	m.seqno = 0;
+	dt_inject_msg(b, &m, SMC_CDC_LEN);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_out_of_sync), 0);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(b->conn.out_of_sync));
+	/* not taken as a CDC: cursors and seqno stay */
+	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.seqno, 1);
+	KUNIT_EXPECT_EQ(test, smc_rx_inq(&b->conn), 2);
+
+	m.seqno = 2;
+	dt_inject_msg(b, &m, SMC_CDC_LEN);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_out_of_sync), 1);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(b->conn.out_of_sync));
+	/* nothing more is taken */
+	dt_inject(b, 3, 0x2222, 0, 2, SMC_CDC_LEN);
+	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.seqno, 1);
+	dt_quiesce(test);
+}
+
+/*
+ * An urgent flag on a CDC that brings no new data marks no new urgent
+ * byte: a resend after a link switch (its producer cursor behind or at
+ * the last one), or a peer that keeps the flag on its consumer updates.
+ */
+static void smc_data_urgent_once(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+	struct smc_cdc_stats *st = &b->lgr.lnk[0].cdc_stats;
+	struct smc_cdc_msg_info m = {
+		.token = 0x2222,
+		.prod_flags = SMC_CDC_PROD_URG_PRESENT,
+	};
+	u8 got[4];
+
+	dt_pair_up(test);
+	KUNIT_ASSERT_EQ(test, dt_send(a, (const u8 *)"abc", 3, MSG_OOB), 3);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 3), 0);
+	KUNIT_ASSERT_EQ(test, READ_ONCE(b->conn.urg_state), SMC_URG_VALID);
+	KUNIT_ASSERT_EQ(test, dt_recv(b, got, 4, 0), 3);
+	KUNIT_ASSERT_EQ(test, READ_ONCE(b->conn.urg_state), SMC_URG_NONE);
+	KUNIT_ASSERT_GT(test, dt_wait(c, !atomic_read(&a->conn.cdc_pend) &&
+				      !atomic_read(&b->conn.cdc_pend)), 0);
+
+	/* the same producer cursor again */
+	m.seqno = b->conn.local_rx_ctrl.seqno + 1;
+	m.prod = b->conn.local_rx_ctrl.prod;
+	m.cons = b->conn.local_rx_ctrl.cons;
+	dt_inject_msg(b, &m, SMC_CDC_LEN);
+	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.seqno, m.seqno);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(b->conn.urg_state), SMC_URG_NONE);
+	/* one behind it: kept, counted, still no urgent byte */
+	m.seqno++;
+	m.prod.count = 1;
+	dt_inject_msg(b, &m, SMC_CDC_LEN);
+	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.seqno, m.seqno);
+	KUNIT_EXPECT_EQ(test, b->conn.local_rx_ctrl.prod.count, 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_rewound), 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(b->conn.urg_state), SMC_URG_NONE);
+	KUNIT_EXPECT_EQ(test, smc_rx_inq(&b->conn), 0);
+	dt_quiesce(test);
+}
+
+/*
  * A client writes right after its Confirm: B, a server that has not read
  * the Confirm yet and so does not know the size of A's RMB, must take
  * A's CDCs - a whole RMBE of data in one - and not drop them.
@@ -910,6 +1022,8 @@ static void smc_data_before_confirm(struct kunit *test)
 	m.cons.count = 1;
 	dt_inject_msg(b, &m, SMC_CDC_LEN);
 	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_bad), 1);
+	/* a peer that claims it did is not in step: the connection ends */
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(b->conn.out_of_sync));
 
 	/* the Confirm: from now on B checks against A's RMB size */
 	WRITE_ONCE(b->conn.peer_rmbe_size, a->rmb.len);
@@ -1004,6 +1118,9 @@ static struct kunit_case smc_data_cases[] = {
 	KUNIT_CASE(smc_data_no_slot),
 	KUNIT_CASE(smc_data_stop_sends_last_flags),
 	KUNIT_CASE(smc_data_bad_cdc),
+	KUNIT_CASE(smc_data_cdc_out_of_ring),
+	KUNIT_CASE(smc_data_failover_validate),
+	KUNIT_CASE(smc_data_urgent_once),
 	KUNIT_CASE(smc_data_seq_jump),
 	KUNIT_CASE(smc_data_before_confirm),
 	KUNIT_CASE(smc_data_abort_stops_writes),
