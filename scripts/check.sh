@@ -419,7 +419,7 @@ if [[ " $parts " == *" debug "* ]]; then
 
 		# the debug kernel runs 4-6 times slower under TCG: a subset
 		# that fits the CI budget (the handshake, devices, diag, SMC-R,
-		# one fault of each kind, 2,000 fuzzed LLC and CDC messages)
+		# one fault of each kind, 10,000 fuzzed LLC and CDC messages)
 		run_selftests debug selftests-debug \
 			"selftests on the two-host rig, debug kernel, kmemleak scans" \
 			1800 "SMC_SELFTEST_QUICK=1 TEST_PROGS='clc_messages.sh devices.sh diag_netns.sh smcr.sh faults.sh wire_fuzz.sh'"

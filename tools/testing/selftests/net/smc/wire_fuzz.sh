@@ -30,13 +30,10 @@ SMC_HOOK_EXPECT_PEER="SMCR 0x00000000"
 export SMC_HOOK_EXPECT SMC_HOOK_EXPECT_PEER
 
 FUZZ=/sys/kernel/debug/smc/fuzz_wr
-# the debug kernel's quick run: a fifth of the messages, in smaller rounds
+# 10,000 messages on every kernel, the debug one too (issue 17); its
+# quick run moves less data over the new connection at the end
 TOTAL=${SMC_FUZZ_MSGS:-10000}
 CHUNK=5000
-if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
-	TOTAL=${SMC_FUZZ_MSGS:-2000}
-	CHUNK=1000
-fi
 FRESH_SIZE=1048576
 [ -n "${SMC_SELFTEST_QUICK:-}" ] && FRESH_SIZE=262144
 ROUNDS=$(((TOTAL + CHUNK - 1) / CHUNK))
