@@ -412,6 +412,13 @@ drop:
 	return rc;
 }
 
+/* no CDC of @conn is taken any more, and the close protocol aborts it */
+static void smc_cdc_rx_out_of_sync(struct smc_connection *conn)
+{
+	WRITE_ONCE(conn->out_of_sync, true);
+	conn->ops->state_change(conn);
+}
+
 /*
  * A peer that moved the connection to another link sends, flagged, the
  * sequence number of its last CDC that completed on the old one: one we
@@ -430,8 +437,7 @@ static void smc_cdc_rx_validate(struct smc_connection *conn,
 	if (!lost)
 		return;
 	smc_cdc_count(st, SMC_CDC_STAT(rx_out_of_sync));
-	WRITE_ONCE(conn->out_of_sync, true);
-	conn->ops->state_change(conn);
+	smc_cdc_rx_out_of_sync(conn);
 }
 
 /**
@@ -473,10 +479,8 @@ void smc_cdc_rx_handler(struct smc_link *wrlnk, const u8 *buf,
 		goto out;
 	}
 	rc = smc_cdc_rx_conn(conn, st, &m, &got, &freed, &new_flags);
-	if (rc == -EPROTO) {
-		WRITE_ONCE(conn->out_of_sync, true);
-		conn->ops->state_change(conn);
-	}
+	if (rc == -EPROTO)
+		smc_cdc_rx_out_of_sync(conn);
 	if (rc)
 		goto out;
 

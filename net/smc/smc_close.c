@@ -122,7 +122,7 @@ static void smc_close_progress(struct smc_sock *smc)
 		smc_close_abort(smc, ECONNRESET, false);
 		return;
 	}
-	/* CDCs were lost in a switch to another link: the peer must know */
+	/* CDCs were lost in a link switch, or the peer is out of step */
 	if (READ_ONCE(conn->out_of_sync)) {
 		smc_close_abort(smc, ECONNABORTED, true);
 		return;

@@ -808,6 +808,17 @@ static void dt_inject(struct dt_side *s, u16 seqno, u32 token, u16 wrap,
 	dt_inject_msg(s, &m, len);
 }
 
+/* A and B connected, and A's two @bytes taken by B with seqno 1 */
+static void dt_pair_two_bytes(struct kunit *test, const u8 *bytes)
+{
+	struct dt_ctx *c = test->priv;
+
+	dt_pair_up(test);
+	KUNIT_ASSERT_EQ(test, dt_send(c->a, bytes, 2, 0), 2);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&c->b->conn) == 2), 0);
+	KUNIT_ASSERT_EQ(test, c->b->conn.local_rx_ctrl.seqno, 1);
+}
+
 /*
  * Old seqnos, short messages, unknown tokens: dropped and counted.  A
  * cursor behind the last one is a resend after a link switch: taken with
@@ -821,10 +832,7 @@ static void smc_data_bad_cdc(struct kunit *test)
 	struct smc_cdc_stats *st = &b->lgr.lnk[0].cdc_stats;
 	u8 bytes[2] = { 1, 2 }, got[2];
 
-	dt_pair_up(test);
-	KUNIT_ASSERT_EQ(test, dt_send(a, bytes, 2, 0), 2);
-	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 2), 0);
-	KUNIT_ASSERT_EQ(test, b->conn.local_rx_ctrl.seqno, 1);
+	dt_pair_two_bytes(test, bytes);
 
 	/* older seqno, although its cursor would move forward */
 	dt_inject(b, 0, 0x2222, 0, 100, SMC_CDC_LEN);
@@ -891,13 +899,11 @@ static void smc_data_cdc_out_of_ring(struct kunit *test)
 static void smc_data_seq_jump(struct kunit *test)
 {
 	struct dt_ctx *c = test->priv;
-	struct dt_side *a = c->a, *b = c->b;
+	struct dt_side *b = c->b;
 	struct smc_cdc_stats *st = &b->lgr.lnk[0].cdc_stats;
 	u8 bytes[2] = { 1, 2 };
 
-	dt_pair_up(test);
-	KUNIT_ASSERT_EQ(test, dt_send(a, bytes, 2, 0), 2);
-	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 2), 0);
+	dt_pair_two_bytes(test, bytes);
 	dt_no_drops(test, b);
 
 	/* a repeat is neither old nor a jump */
@@ -919,7 +925,7 @@ static void smc_data_seq_jump(struct kunit *test)
 static void smc_data_failover_validate(struct kunit *test)
 {
 	struct dt_ctx *c = test->priv;
-	struct dt_side *a = c->a, *b = c->b;
+	struct dt_side *b = c->b;
 	struct smc_cdc_stats *st = &b->lgr.lnk[0].cdc_stats;
 	struct smc_cdc_msg_info m = {
 		.token = 0x2222,
@@ -927,10 +933,7 @@ static void smc_data_failover_validate(struct kunit *test)
 	};
 	u8 bytes[2] = { 1, 2 };
 
-	dt_pair_up(test);
-	KUNIT_ASSERT_EQ(test, dt_send(a, bytes, 2, 0), 2);
-	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == 2), 0);
-	KUNIT_ASSERT_EQ(test, b->conn.local_rx_ctrl.seqno, 1);
+	dt_pair_two_bytes(test, bytes);
 
 	m.seqno = 1;
 	dt_inject_msg(b, &m, SMC_CDC_LEN);
