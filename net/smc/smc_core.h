@@ -266,9 +266,14 @@ struct smc_rtoken {
  * @rtokens_used: bitmap of the rtoken indexes in use
  * @llc_flow_lock: one local LLC flow (ADD_LINK, DELETE_LINK, RKEY) at a
  *	time, as the protocol requires
- * @llc_rx_work: processes received LLC requests in process context
- * @llc_rx_list: LLC requests waiting for @llc_rx_work
- * @llc_rx_lock: guards @llc_rx_list
+ * @llc_rx_work: processes received LLC messages in process context;
+ *	never waits for @llc_flow_lock
+ * @llc_rx_list: LLC messages waiting for @llc_rx_work
+ * @llc_rx_lock: guards @llc_rx_list, @llc_flow_list and their counts
+ * @llc_flow_work: runs the peer's multi-message LLC flows (ADD_LINK,
+ *	DELETE_LINK, REQ_ADD_LINK) one after the other, each under
+ *	@llc_flow_lock
+ * @llc_flow_list: requests waiting for @llc_flow_work
  * @free_work: frees the group after it was idle long enough
  * @terminate_work: takes down a failed group in process context
  * @terminating: no new connections; being taken down
@@ -279,10 +284,12 @@ struct smc_rtoken {
  * @term_reason: DELETE_LINK reason sent when terminating
  * @llc_order: byte order the peer uses for LLC v2 16-bit fields
  * @llc_rx_cnt: LLC messages waiting in @llc_rx_list
+ * @llc_flow_cnt: requests waiting in @llc_flow_list
  * @llc_unknown: LLC messages of unknown type, dropped
  * @llc_dropped: LLC messages dropped for lack of memory or queue space
  * @llc_late: LLC responses dropped because no flow waited for them
  *	(any more: the flow timed out)
+ * @llc_timeouts: LLC flows of ours whose answer did not come in time
  * @alloc_sndbufs: bytes of send buffers allocated (under @bufs_lock)
  * @alloc_rmbs: bytes of RMBs allocated (under @bufs_lock)
  * @rmbs_num: RMBs allocated, each one an rtoken at the peer (under
@@ -320,6 +327,8 @@ struct smc_link_group {
 	struct work_struct	llc_rx_work;
 	struct list_head	llc_rx_list;
 	spinlock_t		llc_rx_lock;	/* see kernel-doc */
+	struct work_struct	llc_flow_work;
+	struct list_head	llc_flow_list;
 	struct delayed_work	free_work;
 	struct work_struct	terminate_work;
 	bool			terminating;
@@ -330,9 +339,11 @@ struct smc_link_group {
 	u32			term_reason;
 	enum smc_llc_order	llc_order;
 	unsigned int		llc_rx_cnt;
+	unsigned int		llc_flow_cnt;
 	atomic_t		llc_unknown;
 	atomic_t		llc_dropped;
 	atomic_t		llc_late;
+	atomic_t		llc_timeouts;
 	unsigned long		alloc_sndbufs;
 	unsigned long		alloc_rmbs;
 	unsigned int		rmbs_num;

@@ -151,6 +151,8 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net,
 	INIT_WORK(&lgr->llc_rx_work, smc_llc_rx_work);
 	INIT_LIST_HEAD(&lgr->llc_rx_list);
 	spin_lock_init(&lgr->llc_rx_lock);
+	INIT_WORK(&lgr->llc_flow_work, smc_llc_flow_work);
+	INIT_LIST_HEAD(&lgr->llc_flow_list);
 	INIT_DELAYED_WORK(&lgr->free_work, smc_lgr_free_work);
 	INIT_WORK(&lgr->terminate_work, smc_lgr_terminate_work);
 	lgr->free_delay = role == SMC_SERV ? SMC_LGR_FREE_DELAY_SERV :
@@ -159,6 +161,7 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net,
 	atomic_set(&lgr->llc_unknown, 0);
 	atomic_set(&lgr->llc_dropped, 0);
 	atomic_set(&lgr->llc_late, 0);
+	atomic_set(&lgr->llc_timeouts, 0);
 	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
 		lgr->lnk[i].lgr = lgr;
 		lgr->lnk[i].idx = i;
@@ -947,8 +950,12 @@ static void smc_lgr_teardown(struct smc_link_group *lgr, u32 reason,
 		smc_lgr_link_clear(&lgr->lnk[i]);
 	lgr->type = SMC_LGR_NONE;
 	mutex_unlock(&lgr->llc_flow_lock);
-	/* no link left to receive on: nothing queues LLC work any more */
+	/*
+	 * No link left to receive on: nothing queues LLC work any more,
+	 * and the receive work was the last to queue a flow.
+	 */
 	cancel_work_sync(&lgr->llc_rx_work);
+	cancel_work_sync(&lgr->llc_flow_work);
 	smc_llc_rx_purge(lgr);
 	if (cancel_delayed_work(&lgr->free_work))
 		smc_lgr_put(lgr);
@@ -967,7 +974,7 @@ static void smc_lgr_teardown(struct smc_link_group *lgr, u32 reason,
  * The group leaves the list, its connections are marked killed and its
  * links are taken down.  A second call does nothing.
  *
- * Context: process context, not from the group's LLC receive work.
+ * Context: process context, not from the group's LLC works.
  */
 void smc_lgr_terminate(struct smc_link_group *lgr, u32 reason)
 {

@@ -79,6 +79,7 @@ struct smc_connection *smc_conn_find(struct smc_link_group *lgr, u32 token);
 /* smc_llc.c */
 extern const struct smc_wr_ops smc_llc_wr_ops;
 void smc_llc_rx_work(struct work_struct *work);
+void smc_llc_flow_work(struct work_struct *work);
 void smc_llc_rx_purge(struct smc_link_group *lgr);
 void smc_llc_testlink_work(struct work_struct *work);
 void smc_llc_testlink_start(struct smc_lgr_link *lnk);

@@ -545,13 +545,27 @@ static int lgrt_send_raw(struct smc_lgr_link *lnk,
 }
 
 /*
+ * Everything @from sent before is handled at the peer, and the answers
+ * the peer's flows gave to it are handled here: the peer answered a
+ * TEST_LINK sent after it, its flows ended, and it answered a TEST_LINK
+ * sent after their answers.
+ */
+static void lgrt_sync(struct kunit *test, struct smc_lgr_link *from,
+		      struct smc_lgr_link *to)
+{
+	KUNIT_ASSERT_EQ(test, smc_llc_test_link(from), 0);
+	flush_work(&to->lgr->llc_flow_work);
+	KUNIT_ASSERT_EQ(test, smc_llc_test_link(to), 0);
+}
+
+/*
  * Peer behaviour: a type with no handler here is counted and dropped;
  * the client rejects the server's ADD_LINK; a response no flow waits
  * for, such as that rejection reaching a server that asked for nothing
  * or a CONFIRM_RKEY response after its flow timed out, is counted and
- * dropped and both groups live on.  The LLC work handles messages in
- * order, so a TEST_LINK answered after a message means the message was
- * handled.
+ * dropped and both groups live on.  The LLC receive work handles
+ * messages in order, so a TEST_LINK answered after a message means the
+ * message was handled, or handed to the flow work (lgrt_sync()).
  */
 static void smc_lgr_llc_peer(struct kunit *test)
 {
@@ -576,7 +590,7 @@ static void smc_lgr_llc_peer(struct kunit *test)
 	m.add_link.link_num = sl->link_id + 1;
 	m.add_link.qp_mtu = IB_MTU_1024;
 	KUNIT_ASSERT_EQ(test, lgrt_send_raw(sl, &m), 0);
-	KUNIT_ASSERT_EQ(test, smc_llc_test_link(sl), 0);
+	lgrt_sync(test, sl, &c->clnt->lnk[0]);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->serv->llc_late), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->serv->llc_unknown), 0);
 
@@ -665,6 +679,86 @@ static void smc_lgr_first_contact_cap(struct kunit *test)
 	}
 }
 
+/* a DELETE_LINK request for the link @from has, as the peer of @from */
+static void lgrt_delete_link(struct smc_llc_msg_info *m,
+			     struct smc_lgr_link *from, u8 link_num)
+{
+	memset(m, 0, sizeof(*m));
+	m->type = SMC_LLC_DELETE_LINK;
+	m->version = from->wr.v2 ? SMC_LLC_V2 : SMC_LLC_V1;
+	m->flags = SMC_LLC_FLAG_DEL_LINK_ORDERLY;
+	m->delete_link.link_num = link_num;
+	m->delete_link.reason = SMC_LLC_DEL_LOST_PATH;
+}
+
+/*
+ * The server owns a deletion: a client's DELETE_LINK request comes back
+ * as the server's request, which the client answers before it lets the
+ * link go.  The server's flow waits for that answer while the receive
+ * work hands it over: no flow times out and no answer comes late.  With
+ * their only link deleted, both groups end.
+ */
+static void smc_lgr_delete_link_served(struct kunit *test)
+{
+	struct lgrt_ctx *c = test->priv;
+	struct smc_llc_msg_info m;
+	struct smc_lgr_link *cl;
+
+	lgrt_pair_up(test, SMC_CLC_V2);
+	cl = &c->clnt->lnk[0];
+	lgrt_delete_link(&m, cl, cl->link_id);
+	KUNIT_ASSERT_EQ(test, lgrt_send_raw(cl, &m), 0);
+	KUNIT_EXPECT_TRUE(test, smc_lgr_wait_gone(c->serv, LGRT_WAIT));
+	KUNIT_EXPECT_TRUE(test, smc_lgr_wait_gone(c->clnt, LGRT_WAIT));
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->serv->llc_timeouts), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->serv->llc_late), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->clnt->llc_late), 0);
+	KUNIT_EXPECT_EQ(test, smc_lgr_count(&init_net), 0);
+}
+
+/*
+ * A DELETE_LINK request for a link id nobody has: the server drops the
+ * client's (a link deleted already) without an answer, the client
+ * answers the server's with "no such link".  Both groups live on.
+ */
+static void smc_lgr_delete_link_unknown(struct kunit *test)
+{
+	struct lgrt_ctx *c = test->priv;
+	struct smc_lgr_link *sl, *cl;
+	struct smc_llc_msg_info m;
+
+	lgrt_pair_up(test, SMC_CLC_V1);
+	sl = &c->serv->lnk[0];
+	cl = &c->clnt->lnk[0];
+	lgrt_delete_link(&m, cl, cl->link_id + 1);
+	KUNIT_ASSERT_EQ(test, lgrt_send_raw(cl, &m), 0);
+	lgrt_sync(test, cl, sl);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->serv->llc_late), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->clnt->llc_late), 0);
+
+	lgrt_delete_link(&m, sl, sl->link_id + 1);
+	KUNIT_ASSERT_EQ(test, lgrt_send_raw(sl, &m), 0);
+	lgrt_sync(test, sl, cl);
+	/* the answer reaches a server that asked for nothing */
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->serv->llc_late), 2);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(c->serv->terminating));
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(c->clnt->terminating));
+	KUNIT_EXPECT_EQ(test, smc_lgr_count(&init_net), 2);
+}
+
+/* a client that ends the group ends the server's too */
+static void smc_lgr_terminate_by_client(struct kunit *test)
+{
+	struct lgrt_ctx *c = test->priv;
+
+	lgrt_pair_up(test, SMC_CLC_V1);
+	smc_lgr_terminate(c->clnt, SMC_LLC_DEL_OP_INIT_TERM);
+	KUNIT_EXPECT_TRUE(test, smc_lgr_wait_gone(c->clnt, 0));
+	KUNIT_EXPECT_TRUE(test, smc_lgr_wait_gone(c->serv, LGRT_WAIT));
+	KUNIT_EXPECT_EQ(test, c->serv->term_reason, 0);
+	KUNIT_EXPECT_EQ(test, smc_lgr_count(&init_net), 0);
+}
+
 static struct kunit_case smc_lgr_cases[] = {
 	KUNIT_CASE(smc_lgr_confirm),
 	KUNIT_CASE(smc_lgr_confirm_cancel),
@@ -678,6 +772,9 @@ static struct kunit_case smc_lgr_cases[] = {
 	KUNIT_CASE(smc_lgr_idle_free),
 	KUNIT_CASE(smc_lgr_llc_peer),
 	KUNIT_CASE(smc_lgr_testlink_one_way),
+	KUNIT_CASE(smc_lgr_delete_link_served),
+	KUNIT_CASE(smc_lgr_delete_link_unknown),
+	KUNIT_CASE(smc_lgr_terminate_by_client),
 	{}
 };
 

@@ -8,14 +8,21 @@
  * only.
  *
  * Receive: smc_wr hands us messages in softirq context; they are copied
- * to the group's list and handled in order by the group's LLC work in
- * process context.  A flow waiting for a message (lnk->llc_want) gets it
- * copied to lnk->llc_resp; everything else is handled here.
+ * to the group's list and handled in order by the group's LLC receive
+ * work in process context.  A flow waiting for a message (lnk->llc_want)
+ * gets it copied to lnk->llc_resp; one-shot requests (TEST_LINK, the
+ * rkey requests) are answered there; the requests that start a flow of
+ * several messages (ADD_LINK, DELETE_LINK, REQ_ADD_LINK) go to the
+ * group's flow work.  The receive work never takes llc_flow_lock: a flow
+ * holding it waits for messages only the receive work can hand over.
  *
  * Link groups stay single-link: an ADD_LINK request from the server is
  * rejected with "no alternate path", which the protocol allows and which
  * keeps the group usable with one link; a client's suggestion
- * (ADD_LINK from the client, REQ_ADD_LINK) is ignored.
+ * (ADD_LINK from the client, REQ_ADD_LINK) is ignored.  DELETE_LINK
+ * follows the server-owned exchange of the reference implementation: a
+ * client's request comes back from the server as the server's own, and
+ * the client answers it.
  */
 
 #define pr_fmt(fmt) "smc: " fmt
@@ -34,6 +41,7 @@
 #include "smc_lgr.h"
 
 #define SMC_LLC_RX_QUEUE_MAX	64	/* messages waiting for the work */
+#define SMC_LLC_FLOW_QUEUE_MAX	8	/* requests waiting for the flow work */
 #define SMC_LLC_KEY_RESP	0x80	/* in llc_want: a response */
 #define SMC_LLC_TESTLINK_WAIT	(2 * HZ)
 
@@ -78,12 +86,13 @@ static u8 smc_llc_key(u8 type, u8 flags)
 	return type | (flags & SMC_LLC_FLAG_RESP ? SMC_LLC_KEY_RESP : 0);
 }
 
-/* --- sending ------------------------------------------------------------- */
+/* --- sending -------------------------------------------------------------- */
 
 /* pins what a waited-for SEND completion touches */
 struct smc_llc_sent {
 	struct kref		ref;
 	struct completion	done;
+	enum ib_wc_status	status;
 };
 
 static void smc_llc_sent_release(struct kref *ref)
@@ -96,6 +105,7 @@ static void smc_llc_sent_done(struct smc_link *lnk, void *priv,
 {
 	struct smc_llc_sent *s = priv;
 
+	s->status = status;
 	complete(&s->done);
 	kref_put(&s->ref, smc_llc_sent_release);
 }
@@ -159,49 +169,68 @@ static void smc_llc_init_msg(struct smc_lgr_link *lnk,
 	m->flags = flags;
 }
 
+/*
+ * Send @m on @lnk and wait (bounded) for the SEND to complete, for a
+ * message that must not be flushed by the link's destruction right
+ * after.  Return: 0 once it went out, else a negative errno.
+ */
+static int smc_llc_send_wait(struct smc_lgr_link *lnk,
+			     const struct smc_llc_msg_info *m)
+{
+	struct smc_llc_sent *s;
+	int rc;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	kref_init(&s->ref);
+	init_completion(&s->done);
+	rc = smc_llc_send_msg(lnk, m, s);
+	if (!rc && !wait_for_completion_timeout(&s->done, SMC_LLC_WAIT_TIME))
+		rc = -ETIMEDOUT;
+	if (!rc && s->status != IB_WC_SUCCESS)
+		rc = -ENOLINK;
+	kref_put(&s->ref, smc_llc_sent_release);
+	return rc;
+}
+
 /**
- * smc_llc_send_delete_all() - DELETE_LINK ALL on every usable link
+ * smc_llc_send_delete_all() - DELETE_LINK ALL on a usable link
  * @lgr: the group, being torn down
  * @orderly: set ORDERLY (idle free), else an abnormal termination
  * @reason: SMC_LLC_DEL_*
  *
- * Waits (bounded) for each SEND to complete, so that the link's
- * destruction right after does not flush it.
+ * Tries the links in turn until one carried it: the peer needs it once,
+ * as the reference implementation sends it.  Waits (bounded) for each
+ * SEND to complete, so that the link's destruction right after does not
+ * flush it.
  *
  * Context: process context.
- * Return: the number of links the message went out on.
+ * Return: 1 if the message went out, else 0.
  */
 int smc_llc_send_delete_all(struct smc_link_group *lgr, bool orderly,
 			    u32 reason)
 {
 	struct smc_llc_msg_info m;
-	int i, sent = 0;
+	int i;
 
 	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
 		struct smc_lgr_link *lnk = &lgr->lnk[i];
-		struct smc_llc_sent *s;
 
 		if (lnk->state == SMC_LNK_UNUSED ||
 		    lnk->wr.qp_state != SMC_WR_QP_RTS)
 			continue;
-		s = kzalloc(sizeof(*s), GFP_KERNEL);
-		if (!s)
-			continue;
-		kref_init(&s->ref);
-		init_completion(&s->done);
 		smc_llc_init_msg(lnk, &m, SMC_LLC_DELETE_LINK,
 				 SMC_LLC_FLAG_DEL_LINK_ALL |
 				 (orderly ? SMC_LLC_FLAG_DEL_LINK_ORDERLY : 0));
 		m.delete_link.reason = reason;
-		if (!smc_llc_send_msg(lnk, &m, s) &&
-		    wait_for_completion_timeout(&s->done, SMC_LLC_WAIT_TIME))
-			sent++;
-		kref_put(&s->ref, smc_llc_sent_release);
+		if (!smc_llc_send_wait(lnk, &m))
+			return 1;
 	}
-	return sent;
+	return 0;
 }
 
-/* --- waiting for a message ------------------------------------------------- */
+/* --- waiting for a message ------------------------------------------------ */
 
 static void smc_llc_want(struct smc_lgr_link *lnk, u8 key, bool keep_early)
 {
@@ -263,7 +292,7 @@ static int smc_llc_xchg(struct smc_lgr_link *lnk,
 	return smc_llc_wait(lnk, key, timeout, cancel, resp);
 }
 
-/* --- first contact --------------------------------------------------------- */
+/* --- first contact -------------------------------------------------------- */
 
 static void smc_llc_link_active(struct smc_lgr_link *lnk)
 {
@@ -432,7 +461,7 @@ out:
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_llc_confirm_link_clnt);
 
-/* --- local flows ----------------------------------------------------------- */
+/* --- local flows ---------------------------------------------------------- */
 
 /**
  * smc_llc_test_link() - TEST_LINK request, wait for the response
@@ -524,7 +553,7 @@ int smc_llc_delete_rkey(struct smc_lgr_link *lnk, struct smc_buf_desc *rmb)
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_llc_delete_rkey);
 
-/* --- remote requests ------------------------------------------------------- */
+/* --- the peer's one-shot requests ----------------------------------------- */
 
 static struct smc_lgr_link *smc_llc_link_by_id(struct smc_link_group *lgr,
 					       u8 link_id)
@@ -582,38 +611,178 @@ static void smc_llc_rx_delete_rkey(struct smc_lgr_link *lnk,
 	smc_llc_send_msg(lnk, m, NULL);
 }
 
-static void smc_llc_rx_delete_link(struct smc_lgr_link *lnk,
-				   struct smc_llc_msg_info *m)
+/* --- the peer's flows ----------------------------------------------------- */
+
+/* the peer ended the group: no new connection joins it */
+static void smc_llc_peer_ends_group(struct smc_link_group *lgr)
+{
+	spin_lock_bh(&lgr->lock);
+	lgr->terminating = true;
+	spin_unlock_bh(&lgr->lock);
+}
+
+/*
+ * Server: the client asks to delete a link (it lost it) or the group.
+ * The server owns every deletion: the request goes back to the client
+ * as the server's own and the client answers it.  An id we do not know
+ * is a link deleted already; it gets no answer.
+ */
+static void smc_llc_srv_delete_link(struct smc_lgr_link *lnk,
+				    const struct smc_llc_msg_info *m)
 {
 	struct smc_link_group *lgr = lnk->lgr;
-	bool all = m->flags & SMC_LLC_FLAG_DEL_LINK_ALL;
+	struct smc_llc_msg_info req, resp;
+	struct smc_lgr_link *del;
 
-	if (all) {
-		/* the peer ended the group: no new connection joins it */
-		spin_lock_bh(&lgr->lock);
-		lgr->terminating = true;
-		spin_unlock_bh(&lgr->lock);
-		/* a server confirms the end of the group on its links */
-		if (lgr->role == SMC_SERV)
-			smc_llc_send_delete_all(lgr, true, m->delete_link.reason);
-	} else {
-		u32 reason = smc_llc_link_by_id(lgr, m->delete_link.link_num) ?
-			     0 : SMC_LLC_DEL_NOLNK;
-
-		smc_llc_init_msg(lnk, m, SMC_LLC_DELETE_LINK,
-				 SMC_LLC_FLAG_RESP |
-				 (m->flags & SMC_LLC_FLAG_DEL_LINK_ORDERLY));
-		m->delete_link.reason = reason;
-		smc_llc_send_msg(lnk, m, NULL);
-		if (reason)
-			return;
+	if (m->flags & SMC_LLC_FLAG_DEL_LINK_ALL) {
+		smc_llc_peer_ends_group(lgr);
+		smc_llc_send_delete_all(lgr, true, m->delete_link.reason);
+		smc_lgr_terminate_async(lgr, 0);
+		return;
 	}
-	/* single-link groups: losing the link ends the group */
+	del = smc_llc_link_by_id(lgr, m->delete_link.link_num);
+	if (!del) {
+		smc_llc_drop(&lgr->llc_late, &smc_llc_rx_total.late);
+		return;
+	}
+	smc_llc_init_msg(lnk, &req, SMC_LLC_DELETE_LINK,
+			 m->flags & SMC_LLC_FLAG_DEL_LINK_ORDERLY);
+	req.delete_link.link_num = del->link_id;
+	req.delete_link.reason = m->delete_link.reason;
+	if (smc_llc_xchg(lnk, &req, SMC_LLC_WAIT_TIME, NULL, &resp) ==
+	    -ETIMEDOUT)
+		atomic_inc(&lgr->llc_timeouts);
+	/* single-link groups: the link was the group */
 	smc_lgr_terminate_async(lgr, 0);
 }
 
-static void smc_llc_rx_request(struct smc_lgr_link *lnk,
-			       struct smc_llc_msg_info *m)
+/*
+ * Client: the server deletes a link or the group.  The answer names the
+ * link asked for, with "no such link" if we have none by that id, and
+ * goes out before the link does.
+ */
+static void smc_llc_cli_delete_link(struct smc_lgr_link *lnk,
+				    const struct smc_llc_msg_info *m)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_llc_msg_info resp;
+	struct smc_lgr_link *del;
+
+	if (m->flags & SMC_LLC_FLAG_DEL_LINK_ALL) {
+		smc_llc_peer_ends_group(lgr);
+		smc_lgr_terminate_async(lgr, 0);
+		return;
+	}
+	del = smc_llc_link_by_id(lgr, m->delete_link.link_num);
+	smc_llc_init_msg(lnk, &resp, SMC_LLC_DELETE_LINK,
+			 SMC_LLC_FLAG_RESP |
+			 (m->flags & SMC_LLC_FLAG_DEL_LINK_ORDERLY));
+	resp.delete_link.link_num = m->delete_link.link_num;
+	resp.delete_link.reason = del ? 0 : SMC_LLC_DEL_NOLNK;
+	if (!del) {
+		smc_llc_send_msg(lnk, &resp, NULL);
+		return;
+	}
+	smc_llc_send_wait(lnk, &resp);
+	/* single-link groups: the link was the group */
+	smc_lgr_terminate_async(lgr, 0);
+}
+
+/* one request of the peer's that starts a flow; llc_flow_lock held */
+static void smc_llc_flow_one(struct smc_lgr_link *lnk,
+			     const struct smc_llc_msg_info *m)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_llc_msg_info resp;
+
+	lockdep_assert_held(&lgr->llc_flow_lock);
+	switch (m->type) {
+	case SMC_LLC_DELETE_LINK:
+		if (lgr->role == SMC_SERV)
+			smc_llc_srv_delete_link(lnk, m);
+		else
+			smc_llc_cli_delete_link(lnk, m);
+		return;
+	case SMC_LLC_ADD_LINK:
+		if (lgr->role == SMC_SERV)
+			return;	/* a client's suggestion: ignored */
+		/* we keep the group single-link */
+		smc_llc_init_msg(lnk, &resp, SMC_LLC_ADD_LINK,
+				 SMC_LLC_FLAG_RESP | SMC_LLC_FLAG_ADD_LINK_REJ);
+		resp.add_link.reject_reason = SMC_LLC_ADD_LINK_REJ_NO_ALT_PATH;
+		smc_llc_send_msg(lnk, &resp, NULL);
+		return;
+	default:
+		return;	/* REQ_ADD_LINK: ignored as well */
+	}
+}
+
+/**
+ * smc_llc_flow_work() - run the peer's flows of a group one at a time
+ * @work: lgr->llc_flow_work
+ *
+ * Each request runs under llc_flow_lock, as local flows do, and may wait
+ * for the peer's messages: the receive work hands them over meanwhile.
+ * Requests for a link that went away, or of a group being torn down,
+ * are dropped.
+ *
+ * Context: process context, on smc_lgr_wq.
+ */
+void smc_llc_flow_work(struct work_struct *work)
+{
+	struct smc_link_group *lgr = container_of(work, struct smc_link_group,
+						  llc_flow_work);
+	struct smc_llc_msg_info m;
+	struct smc_llc_qentry *e;
+
+	for (;;) {
+		spin_lock_bh(&lgr->llc_rx_lock);
+		e = list_first_entry_or_null(&lgr->llc_flow_list,
+					     struct smc_llc_qentry, list);
+		if (e) {
+			list_del(&e->list);
+			lgr->llc_flow_cnt--;
+		}
+		spin_unlock_bh(&lgr->llc_rx_lock);
+		if (!e)
+			return;
+		mutex_lock(&lgr->llc_flow_lock);
+		/* a link is cleared only under the lock: its state holds */
+		if (lgr->lnk[e->lnk_idx].state != SMC_LNK_UNUSED &&
+		    !READ_ONCE(lgr->torn_down) &&
+		    !smc_llc_decode(e->buf, e->len, &m))
+			smc_llc_flow_one(&lgr->lnk[e->lnk_idx], &m);
+		mutex_unlock(&lgr->llc_flow_lock);
+		kfree(e);
+	}
+}
+
+/* hand @e to the flow work; false if too many wait already */
+static bool smc_llc_flow_queue(struct smc_link_group *lgr,
+			       struct smc_llc_qentry *e)
+{
+	bool queued = false;
+
+	spin_lock_bh(&lgr->llc_rx_lock);
+	if (lgr->llc_flow_cnt < SMC_LLC_FLOW_QUEUE_MAX) {
+		list_add_tail(&e->list, &lgr->llc_flow_list);
+		lgr->llc_flow_cnt++;
+		queue_work(smc_lgr_wq, &lgr->llc_flow_work);
+		queued = true;
+	}
+	spin_unlock_bh(&lgr->llc_rx_lock);
+	return queued;
+}
+
+/* --- receiving ------------------------------------------------------------ */
+
+/*
+ * A request: one-shot ones are answered here; the others start a flow.
+ * Return: true if @e went to the flow work, which frees it.
+ */
+static bool smc_llc_rx_request(struct smc_lgr_link *lnk,
+			       struct smc_llc_msg_info *m,
+			       struct smc_llc_qentry *e)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 
@@ -622,47 +791,38 @@ static void smc_llc_rx_request(struct smc_lgr_link *lnk,
 	case SMC_LLC_TEST_LINK:
 		m->flags |= SMC_LLC_FLAG_RESP;
 		smc_llc_send_msg(lnk, m, NULL);
-		return;
+		return false;
 	case SMC_LLC_CONFIRM_RKEY:
 		smc_llc_rx_confirm_rkey(lnk, m);
-		return;
+		return false;
 	case SMC_LLC_DELETE_RKEY:
 		smc_llc_rx_delete_rkey(lnk, m);
-		return;
+		return false;
 	case SMC_LLC_DELETE_LINK:
-		smc_llc_rx_delete_link(lnk, m);
-		return;
 	case SMC_LLC_ADD_LINK:
-		if (lgr->role == SMC_CLNT) {
-			/* we keep the group single-link */
-			smc_llc_init_msg(lnk, m, SMC_LLC_ADD_LINK,
-					 SMC_LLC_FLAG_RESP |
-					 SMC_LLC_FLAG_ADD_LINK_REJ);
-			m->add_link.reject_reason =
-				SMC_LLC_ADD_LINK_REJ_NO_ALT_PATH;
-			smc_llc_send_msg(lnk, m, NULL);
-			return;
-		}
-		fallthrough;	/* a client's suggestion: ignored */
 	case SMC_LLC_REQ_ADD_LINK:
-		return;
+		if (smc_llc_flow_queue(lgr, e))
+			return true;
+		smc_llc_drop(&lgr->llc_dropped, &smc_llc_rx_total.dropped);
+		return false;
 	default:
 		/* e.g. a CONFIRM_LINK nobody waits for, a stray _CONT */
 		smc_llc_drop(&lgr->llc_unknown, &smc_llc_rx_total.unknown);
+		return false;
 	}
 }
 
-static void smc_llc_rx_one(struct smc_lgr_link *lnk, const u8 *buf,
-			   unsigned int len)
+/* handle @e; Return: true if it was handed on, false to free it */
+static bool smc_llc_rx_one(struct smc_lgr_link *lnk, struct smc_llc_qentry *e)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	struct smc_llc_msg_info m;
 	bool early, delivered = false;
 	u8 key;
 
-	if (smc_llc_decode(buf, len, &m)) {
+	if (smc_llc_decode(e->buf, e->len, &m)) {
 		smc_llc_drop(&lgr->llc_unknown, &smc_llc_rx_total.unknown);
-		return;
+		return false;
 	}
 	if (m.version == SMC_LLC_V2)
 		WRITE_ONCE(lgr->llc_order, m.order);
@@ -672,36 +832,35 @@ static void smc_llc_rx_one(struct smc_lgr_link *lnk, const u8 *buf,
 		lnk->state == SMC_LNK_ACTIVATING;
 	spin_lock_bh(&lgr->llc_rx_lock);
 	if (lnk->llc_want == key || early) {
-		memcpy(lnk->llc_resp, buf, min_t(unsigned int, len,
-						 sizeof(lnk->llc_resp)));
+		memcpy(lnk->llc_resp, e->buf, min_t(unsigned int, e->len,
+						    sizeof(lnk->llc_resp)));
 		lnk->llc_resp_type = key;
 		delivered = true;
 	}
 	spin_unlock_bh(&lgr->llc_rx_lock);
 	if (delivered) {
 		wake_up_all(&lnk->llc_wait);
-		return;
+		return false;
 	}
-	if (!(m.flags & SMC_LLC_FLAG_RESP)) {
-		smc_llc_rx_request(lnk, &m);
-		return;
-	}
+	if (!(m.flags & SMC_LLC_FLAG_RESP))
+		return smc_llc_rx_request(lnk, &m, e);
 	/* keepalive answers need no waiter */
 	if (m.type == SMC_LLC_TEST_LINK)
-		return;
+		return false;
 	/*
 	 * A response no flow waits for: most likely one that came after
 	 * its flow gave up, which a busy peer may well send.  Ending the
 	 * group for it would end every connection between the hosts.
 	 */
 	smc_llc_drop(&lgr->llc_late, &smc_llc_rx_total.late);
+	return false;
 }
 
 /**
  * smc_llc_rx_work() - handle the received LLC messages of a group in order
  * @work: lgr->llc_rx_work
  *
- * Context: process context, on smc_lgr_wq.
+ * Context: process context, on smc_lgr_wq; never takes llc_flow_lock.
  */
 void smc_llc_rx_work(struct work_struct *work)
 {
@@ -721,15 +880,16 @@ void smc_llc_rx_work(struct work_struct *work)
 		if (!e)
 			return;
 		if (lgr->lnk[e->lnk_idx].state != SMC_LNK_UNUSED &&
-		    !READ_ONCE(lgr->torn_down))
-			smc_llc_rx_one(&lgr->lnk[e->lnk_idx], e->buf, e->len);
+		    !READ_ONCE(lgr->torn_down) &&
+		    smc_llc_rx_one(&lgr->lnk[e->lnk_idx], e))
+			continue;
 		kfree(e);
 	}
 }
 
 /**
- * smc_llc_rx_purge() - drop the LLC messages not handled yet
- * @lgr: the group, its links destroyed and its LLC work cancelled
+ * smc_llc_rx_purge() - drop the LLC messages and flows not handled yet
+ * @lgr: the group, its links destroyed and its LLC works cancelled
  *
  * Context: process context.
  */
@@ -740,7 +900,9 @@ void smc_llc_rx_purge(struct smc_link_group *lgr)
 
 	spin_lock_bh(&lgr->llc_rx_lock);
 	list_splice_init(&lgr->llc_rx_list, &list);
+	list_splice_init(&lgr->llc_flow_list, &list);
 	lgr->llc_rx_cnt = 0;
+	lgr->llc_flow_cnt = 0;
 	spin_unlock_bh(&lgr->llc_rx_lock);
 	list_for_each_entry_safe(e, tmp, &list, list)
 		kfree(e);
@@ -827,7 +989,7 @@ const struct smc_wr_ops smc_llc_wr_ops = {
 	.link_down	= smc_llc_link_down_cb,
 };
 
-/* --- TEST_LINK keepalive --------------------------------------------------- */
+/* --- TEST_LINK keepalive -------------------------------------------------- */
 
 /**
  * smc_llc_testlink_start() - start the keepalive of an ACTIVE link
