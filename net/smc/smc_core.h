@@ -256,6 +256,7 @@ struct smc_rtoken {
  * @v2_direct: v2 peer reachable without a gateway
  * @vlan_id: VLAN of the TCP connections using the group
  * @lnk: the links, by index
+ * @next_link_id: the last link id given out (guarded by @lock)
  * @conns: the connections, by local alert token
  * @conns_num: their number
  * @bufs_lock: guards @rmbs, @sndbufs
@@ -314,6 +315,7 @@ struct smc_link_group {
 	bool			v2_direct;
 	unsigned short		vlan_id;
 	struct smc_lgr_link	lnk[SMC_LINKS_PER_LGR_MAX];
+	u8			next_link_id;
 	struct rb_root		conns;
 	u32			conns_num;
 	struct mutex		bufs_lock;	/* see kernel-doc */

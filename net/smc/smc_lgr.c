@@ -526,12 +526,28 @@ struct smc_link_group *smc_lgr_get_active(struct net *net)
 /* --- links --------------------------------------------------------------- */
 
 /* the server numbers links: the lowest id no other link of @lgr has */
-static u8 smc_lgr_next_link_id(struct smc_link_group *lgr)
+/**
+ * smc_lgr_next_link_id() - the id for a new link of a group
+ * @lgr: the group
+ *
+ * Ids count up, skipping 0 and any in use, as the reference
+ * implementation allocates them: an id deleted just now comes back only
+ * after 255 others, so a late DELETE_LINK or CONFIRM_LINK for the old
+ * link cannot hit the new one.
+ *
+ * Context: any; @lgr->lock held.
+ * Return: the id, 1..255.
+ */
+u8 smc_lgr_next_link_id(struct smc_link_group *lgr)
 {
+	int tries, i;
 	u8 id;
-	int i;
 
-	for (id = 1; id; id++) {
+	lockdep_assert_held(&lgr->lock);
+	for (tries = 0; tries <= U8_MAX; tries++) {
+		id = ++lgr->next_link_id;
+		if (!id)
+			continue;
 		for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
 			if (lgr->lnk[i].state != SMC_LNK_UNUSED &&
 			    lgr->lnk[i].link_id == id)
@@ -539,8 +555,9 @@ static u8 smc_lgr_next_link_id(struct smc_link_group *lgr)
 		if (i == SMC_LINKS_PER_LGR_MAX)
 			return id;
 	}
-	return 1;
+	return 1;	/* not reached: at most SMC_LINKS_PER_LGR_MAX in use */
 }
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_next_link_id);
 
 /**
  * smc_lgr_link_init() - create link @idx of a group and its QP, in INIT

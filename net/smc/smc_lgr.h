@@ -74,6 +74,7 @@ void smc_lgr_dump(struct net *net, long *pos,
 		  int (*fill)(struct smc_link_group *lgr, void *arg),
 		  void *arg);
 bool smc_lgr_wait_gone(struct smc_link_group *lgr, long timeout);
+u8 smc_lgr_next_link_id(struct smc_link_group *lgr);
 struct smc_connection *smc_conn_find(struct smc_link_group *lgr, u32 token);
 
 /* smc_llc.c */

@@ -785,4 +785,60 @@ static struct kunit_suite smc_lgr_suite = {
 	.test_cases = smc_lgr_cases,
 };
 
-kunit_test_suites(&smc_lgr_suite);
+/* a new link's id from a group whose links are as given */
+static u8 lgrt_next_id(struct smc_link_group *lgr)
+{
+	u8 id;
+
+	spin_lock_bh(&lgr->lock);
+	id = smc_lgr_next_link_id(lgr);
+	spin_unlock_bh(&lgr->lock);
+	return id;
+}
+
+/*
+ * Link ids count up: a deleted one is not given out again at once, 0
+ * never, and one in use not after the count wraps.
+ */
+static void smc_lgr_link_ids(struct kunit *test)
+{
+	struct smc_link_group *lgr;
+	int i;
+
+	lgr = kunit_kzalloc(test, sizeof(*lgr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, lgr);
+	spin_lock_init(&lgr->lock);
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
+		lgr->lnk[i].state = SMC_LNK_UNUSED;
+	KUNIT_EXPECT_EQ(test, lgrt_next_id(lgr), 1);
+	lgr->lnk[0].state = SMC_LNK_ACTIVE;
+	lgr->lnk[0].link_id = 1;
+	KUNIT_EXPECT_EQ(test, lgrt_next_id(lgr), 2);
+	/* link 2 was deleted before it came up: 3 next, not 2 */
+	KUNIT_EXPECT_EQ(test, lgrt_next_id(lgr), 3);
+	lgr->lnk[1].state = SMC_LNK_ACTIVE;
+	lgr->lnk[1].link_id = 3;
+	/* link 1 deleted: the count goes on */
+	lgr->lnk[0].state = SMC_LNK_UNUSED;
+	KUNIT_EXPECT_EQ(test, lgrt_next_id(lgr), 4);
+	/* the wrap skips 0 and the id in use */
+	lgr->next_link_id = 254;
+	lgr->lnk[0].state = SMC_LNK_INACTIVE;
+	lgr->lnk[0].link_id = 1;
+	KUNIT_EXPECT_EQ(test, lgrt_next_id(lgr), 255);
+	KUNIT_EXPECT_EQ(test, lgrt_next_id(lgr), 2);
+	KUNIT_EXPECT_EQ(test, lgrt_next_id(lgr), 4);
+}
+
+static struct kunit_case smc_lgr_id_cases[] = {
+	KUNIT_CASE(smc_lgr_link_ids),
+	{}
+};
+
+/* pure logic: no device */
+static struct kunit_suite smc_lgr_id_suite = {
+	.name = "smc_lgr_id",
+	.test_cases = smc_lgr_id_cases,
+};
+
+kunit_test_suites(&smc_lgr_suite, &smc_lgr_id_suite);
