@@ -434,6 +434,9 @@ void smc_ib_port_info(struct smc_ib_device *dev, u8 port,
  * @v2: look for an IPv4-mapped RoCEv2 GID, else for a RoCE v1 GID
  * @saddr: v2: the TCP source address the GID must share a subnet with
  * @gid: match exactly this GID (any type), if non-NULL
+ * @alt: a second link's device: @egress is NULL, @egress_pnetid is the
+ *	group's PNETID and must equal the port's, both "" included
+ * @known: the device of the group's first link, never chosen with @alt
  */
 struct smc_ib_match {
 	const struct net	*net;
@@ -443,6 +446,8 @@ struct smc_ib_match {
 	bool			v2;
 	__be32			saddr;
 	const u8		*gid;
+	bool			alt;
+	const struct smc_ib_device *known;
 };
 
 static __be32 smc_ib_gid_ipv4(const union ib_gid *gid)
@@ -507,6 +512,8 @@ static bool smc_ib_gid_fits(const struct smc_ib_match *m,
 	vlan_id = is_vlan_dev(ndev) ? vlan_dev_vlan_id(ndev) : 0;
 	if (vlan_id != m->vlan_id)
 		return false;
+	if (m->alt)
+		return !strcmp(m->egress_pnetid, port_pnetid);
 
 	/* both named by PNETID, or neither and the netdevs are the same */
 	if (m->egress_pnetid[0] || port_pnetid[0])
@@ -532,6 +539,8 @@ static int smc_ib_scan(const struct smc_ib_match *m, struct smc_ib_select *out)
 	list_for_each_entry_rcu(dev, &smc_ib_devices, list) {
 		/* exclusive RDMA netns mode: only the device's own namespace */
 		if (m->net && !rdma_dev_access_netns(dev->ibdev, m->net))
+			continue;
+		if (m->alt && dev == m->known)
 			continue;
 		for (port = 1; port <= smc_ib_nports(dev->ibdev); port++) {
 			if (!rdma_protocol_roce(dev->ibdev, port))
@@ -643,6 +652,39 @@ int smc_ib_select_v1(struct net *net, struct net_device *egress,
 	if (!egress || !net_eq(dev_net(egress), net))
 		return -ENODEV;
 	smc_ib_match_egress(&m, egress);
+	return smc_ib_scan(&m, out);
+}
+
+/**
+ * smc_ib_select_alt() - choose the device for a group's second link
+ * @net: the group's namespace
+ * @known: the device of the group's first link
+ * @pnetid: the PNETID of the first link's port, "" for none
+ * @vlan_id: the group's VLAN id
+ * @v2: an SMC-Rv2 group: an IPv4-mapped RoCEv2 GID in the subnet of
+ *	@saddr, else a RoCE v1 GID
+ * @saddr: v2: the source address of the group's first link
+ * @out: the result
+ *
+ * The reference implementation's rule for an alternate path: another
+ * device than @known (a second port of the same adapter is not one),
+ * an active port with the same PNETID (two without one match too), a
+ * GID on the group's VLAN and, for v2, on a netdev in the subnet of the
+ * first link's source address.
+ *
+ * Context: any but hard interrupt; the device list is read under RCU.
+ * Return: 0 with a reference on @out->dev (smc_ib_put()), or -ENODEV.
+ */
+int smc_ib_select_alt(struct net *net, const struct smc_ib_device *known,
+		      const char *pnetid, u16 vlan_id, bool v2, __be32 saddr,
+		      struct smc_ib_select *out)
+{
+	struct smc_ib_match m = {
+		.net = net, .alt = true, .known = known, .vlan_id = vlan_id,
+		.v2 = v2, .saddr = saddr,
+	};
+
+	strscpy(m.egress_pnetid, pnetid, sizeof(m.egress_pnetid));
 	return smc_ib_scan(&m, out);
 }
 

@@ -142,6 +142,9 @@ int smc_ib_select_v2(struct net *net, struct net_device *egress,
 		     __be32 saddr, struct smc_ib_select *out);
 int smc_ib_select_v1(struct net *net, struct net_device *egress,
 		     struct smc_ib_select *out);
+int smc_ib_select_alt(struct net *net, const struct smc_ib_device *known,
+		      const char *pnetid, u16 vlan_id, bool v2, __be32 saddr,
+		      struct smc_ib_select *out);
 int smc_ib_find_by_gid(const u8 *gid, struct smc_ib_select *out);
 bool smc_ib_local_systemid(u8 *sysid);
 void smc_ib_pnet_changed(void);

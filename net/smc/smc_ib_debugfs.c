@@ -9,6 +9,10 @@
  *   v2 IFNAME A.B.C.D   smc_ib_select_v2(), egress IFNAME, source address
  *   v1 IFNAME           smc_ib_select_v1()
  *   gid HEX32           smc_ib_find_by_gid()
+ *   alt v1|v2 IBDEV PNETID|- VLAN [A.B.C.D]
+ *                       smc_ib_select_alt(): the second link's device
+ *                       of a group whose first link is on IBDEV, with
+ *                       that PNETID, VLAN and (v2) source address
  *
  * The answer is "IBDEV PORT SGID_INDEX GID MAC v1|v2 IFINDEX PNETID|-"
  * or "ENODEV".  IFNAME is looked up in the writer's namespace.
@@ -78,6 +82,48 @@ static ssize_t smc_dbg_read(struct file *file, char __user *ubuf,
 				       strlen(answer));
 }
 
+/* the SMC-R device named @name, with a reference, or NULL */
+static struct smc_ib_device *smc_ib_dbg_dev(const char *name)
+{
+	struct smc_ib_device *dev;
+	long n;
+
+	for (n = 0; (dev = smc_ib_get_nth(n)); n++) {
+		if (!strcmp(dev_name(&dev->ibdev->dev), name))
+			return dev;
+		smc_ib_put(dev);
+	}
+	return NULL;
+}
+
+/* @kind v1|v2, then "IBDEV PNETID|- VLAN [A.B.C.D]": smc_ib_select_alt() */
+static int smc_ib_dbg_alt(struct net *net, const char *kind, char *req,
+			  struct smc_ib_select *sel)
+{
+	char *ibname = strsep(&req, " ");
+	char *pnetid = strsep(&req, " ");
+	char *vlan = strsep(&req, " ");
+	bool v2 = !strcmp(kind, "v2");
+	struct smc_ib_device *known;
+	__be32 saddr = 0;
+	u16 vlan_id;
+	int rc;
+
+	if ((!v2 && strcmp(kind, "v1")) || !ibname || !pnetid || !vlan ||
+	    kstrtou16(vlan, 10, &vlan_id))
+		return -EINVAL;
+	if (v2 && (!req || !in4_pton(req, -1, (u8 *)&saddr, -1, NULL)))
+		return -EINVAL;
+	if (!strcmp(pnetid, "-"))
+		pnetid = "";
+	known = smc_ib_dbg_dev(ibname);
+	if (!known)
+		return -ENOENT;
+	rc = smc_ib_select_alt(net, known, pnetid, vlan_id, v2, saddr, sel);
+	smc_ib_put(known);
+	return rc;
+}
+
 static int smc_ib_dbg_select(char *req, struct smc_ib_select *sel)
 {
 	struct net *net = current->nsproxy->net_ns;
@@ -96,6 +142,8 @@ static int smc_ib_dbg_select(char *req, struct smc_ib_select *sel)
 			return -EINVAL;
 		return smc_ib_find_by_gid(gid, sel);
 	}
+	if (!strcmp(kind, "alt"))
+		return smc_ib_dbg_alt(net, ifname, req, sel);
 	if (strcmp(kind, "v1") && strcmp(kind, "v2"))
 		return -EINVAL;
 	if (kind[1] == '2' && (!req || !in4_pton(req, -1, (u8 *)&saddr,

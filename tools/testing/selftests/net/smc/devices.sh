@@ -42,6 +42,7 @@ cleanup()
 	ip netns del "$NS"
 	"$SMC_PNET" -f
 	echo 0 >"$V1_SWITCH"
+	ip addr del "10.9.1.$((100 + h))/24" dev net2
 	ip link set net2 up
 	[ -d /sys/class/infiniband/rxe2 ] ||
 		rdma link add rxe2 type rxe netdev net2
@@ -270,6 +271,59 @@ selection()
 	return "$rc"
 }
 
+# gid_index_of <n> <a.b.c.d>: index of that IPv4-mapped GID of rxe<n>
+# port 1, polled for a while: the table follows the netdev's addresses
+gid_index_of()
+{
+	local want f i a b c d
+
+	IFS=. read -r a b c d <<<"$2"
+	want=0000:0000:0000:0000:0000:ffff:$(printf '%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+	for ((i = 0; i < 100; i++)); do
+		for f in /sys/class/infiniband/rxe"$1"/ports/1/gids/*; do
+			[ "$(cat "$f")" = "$want" ] && { echo "${f##*/}"; return; }
+		done
+		sleep 0.1
+	done
+	echo none
+}
+
+# alt_answer <n> <a.b.c.d> <pnetid|->: expected answer for that GID
+alt_answer()
+{
+	local n=$1 gid a b c d
+
+	IFS=. read -r a b c d <<<"$2"
+	gid=00000000000000000000ffff$(printf '%02x' "$a" "$b" "$c" "$d")
+	echo "rxe$n 1 $(gid_index_of "$n" "$2") $gid $(cat "/sys/class/net/net$n/address") v2 $(cat "/sys/class/net/net$n/ifindex") $3"
+}
+
+# The device a group's second link takes, by the reference rule: never
+# the first link's, the same PNETID (none on both matches), the group's
+# VLAN, and for v2 a GID in the subnet of the first link's source
+# address, which rxe2 has only once net2 holds an address in net1's.
+alt_selection()
+{
+	local rc=0 a2=10.9.1.$((100 + h))
+
+	select_is "alt v2 rxe1 - 0 10.9.1.$h" ENODEV || rc=1
+	ip addr add "$a2/24" dev net2 || return 1
+	select_is "alt v2 rxe1 - 0 10.9.1.$h" "$(alt_answer 2 "$a2" -)" || rc=1
+	select_is "alt v2 rxe2 - 0 10.9.1.$h" "$(alt_answer 1 "10.9.1.$h" -)" || rc=1
+	select_is "alt v2 rxe1 - 7 10.9.1.$h" ENODEV || rc=1
+	select_is "alt v2 rxe1 - 0 10.9.3.$h" ENODEV || rc=1
+	"$SMC_PNET" -a NETA -D rxe2 -P 1 || rc=1
+	select_is "alt v2 rxe1 - 0 10.9.1.$h" ENODEV || rc=1
+	select_is "alt v2 rxe1 NETA 0 10.9.1.$h" "$(alt_answer 2 "$a2" NETA)" || rc=1
+	"$SMC_PNET" -f || rc=1
+	# rxe offers RoCEv2 GIDs only: no v1 alternate without the switch
+	select_is "alt v1 rxe1 - 0" ENODEV || rc=1
+	echo "alt v9 rxe1 - 0" 2>/dev/null >"$SELECT" && {
+		echo "FAIL a request of version 9 accepted"; rc=1; }
+	ip addr del "$a2/24" dev net2 || rc=1
+	return "$rc"
+}
+
 device_delete_add()
 {
 	rdma link delete rxe2 || return 1
@@ -289,7 +343,7 @@ unload_with_devices()
 	wait_state rxe1 1 ACTIVE && wait_state rxe2 1 ACTIVE
 }
 
-smc_lib_plan 8
+smc_lib_plan 9
 
 smc_lib_mod_ensure ours >/dev/null 2>&1 ||
 	smc_lib_bail_fail "cannot load our smc module"
@@ -308,6 +362,7 @@ smc_lib_run "dump identical to the distro module's on the peer" like_distro
 smc_lib_run "dump the same in a namespace, as upstream" netns_like_init
 smc_lib_run "user PNETID shown, as by the distro module" pnetid_shown
 smc_lib_run "device selection by subnet, netdev and PNETID" selection
+smc_lib_run "a second link's device by the reference rule" alt_selection
 smc_lib_run "rxe2 deleted and added while loaded" device_delete_add
 smc_lib_run "module unloaded and reloaded with devices" unload_with_devices
 smc_lib_exit
