@@ -58,6 +58,9 @@ static u32 smc_conn_new_lgr(struct smc_sock *smc, struct smc_conn_setup *cs,
 	lgr->max_conns = cs->max_conns;
 	lgr->max_links = cs->max_links;
 	lgr->v2_direct = cs->v2_direct;
+	/* where a second link may go: upstream's rule (smc_ib_select_alt()) */
+	lgr->saddr = cs->saddr;
+	strscpy(lgr->pnetid, cs->sel.pnetid, sizeof(lgr->pnetid));
 	lgr->peer_os = cs->peer_os;
 	memcpy(lgr->peer_hostname, cs->peer_hostname,
 	       sizeof(lgr->peer_hostname));

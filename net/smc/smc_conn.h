@@ -31,6 +31,7 @@
  * @peer_os: v2 first contact: the peer's OS type
  * @peer_hostname: v2 first contact: the peer's host name
  * @eid: v2: the negotiated UEID
+ * @saddr: v2 first contact: the TCP connection's source address
  * @lgr: the group in use, with a reference for the handshake
  * @lnk: the link the connection uses
  */
@@ -51,6 +52,7 @@ struct smc_conn_setup {
 	u8			peer_os;
 	u8			peer_hostname[SMC_CLC_HOSTNAME_LEN];
 	u8			eid[SMC_CLC_EID_LEN];
+	__be32			saddr;
 	struct smc_link_group	*lgr;
 	struct smc_lgr_link	*lnk;
 };

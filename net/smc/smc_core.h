@@ -254,6 +254,9 @@ struct smc_rtoken {
  * @max_conns: negotiated, at most SMC_CONN_PER_LGR_MAX
  * @max_links: negotiated, at most 2
  * @v2_direct: v2 peer reachable without a gateway
+ * @saddr: v2: the source address of the first link's TCP connection
+ * @pnetid: the PNETID of the first link's port, "" for none; links the
+ *	group adds later have the same
  * @vlan_id: VLAN of the TCP connections using the group
  * @lnk: the links, by index
  * @next_link_id: the last link id given out (guarded by @lock)
@@ -313,6 +316,8 @@ struct smc_link_group {
 	u8			max_conns;
 	u8			max_links;
 	bool			v2_direct;
+	__be32			saddr;
+	char			pnetid[SMC_IB_PNETID_LEN + 1];
 	unsigned short		vlan_id;
 	struct smc_lgr_link	lnk[SMC_LINKS_PER_LGR_MAX];
 	u8			next_link_id;

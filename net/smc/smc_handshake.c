@@ -407,6 +407,8 @@ static u32 smc_hs_clnt_setup(struct smc_sock *smc, struct smc_hs_offer *o,
 		}
 		/* a reused link group needs no path: its link exists */
 		cs->v2_direct = a->v2_direct;
+		if (a->first_contact && smc_hs_ipv4(smc, &saddr, &daddr))
+			cs->saddr = saddr;
 		if (a->first_contact && !a->v2_direct) {
 			/* the server sees a gateway: so must we */
 			if (!smc_hs_ipv4(smc, &saddr, &daddr) ||
@@ -753,6 +755,7 @@ static u32 smc_hs_serv_v2(struct smc_sock *smc, struct net_device *dev,
 	}
 	cs->version = SMC_CLC_V2;
 	cs->v2_direct = !gw;
+	cs->saddr = saddr;
 	memcpy(cs->peer_systemid, p->peer_id, SMC_SYSTEMID_LEN);
 	memcpy(cs->peer_gid, p->roce_gid, SMC_GID_SIZE);
 	return 0;

@@ -391,34 +391,14 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* the PNETID the group runs on: that of its first link's port */
-static void smc_nl_lgr_pnetid(const struct smc_link_group *lgr, char *pnetid)
-{
-	struct smc_ib_port_info info;
-	int i;
-
-	pnetid[0] = '\0';
-	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
-		const struct smc_lgr_link *lnk = &lgr->lnk[i];
-
-		if (lnk->state == SMC_LNK_UNUSED || !lnk->smcibdev)
-			continue;
-		smc_ib_port_info(lnk->smcibdev, lnk->ibport, &info);
-		strscpy(pnetid, info.pnetid, SMC_IB_PNETID_LEN + 1);
-		return;
-	}
-}
-
 static int smc_nl_put_lgr(struct sk_buff *skb,
 			  const struct smc_link_group *lgr)
 {
-	char pnetid[SMC_IB_PNETID_LEN + 1];
 	struct nlattr *nest;
 
 	nest = nla_nest_start(skb, SMC_GEN_LGR_SMCR);
 	if (!nest)
 		return -EMSGSIZE;
-	smc_nl_lgr_pnetid(lgr, pnetid);
 	if (nla_put_u32(skb, SMC_NLA_LGR_R_ID, lgr->id) ||
 	    nla_put_u32(skb, SMC_NLA_LGR_R_CONNS_NUM, lgr->conns_num) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_R_ROLE, lgr->role) ||
@@ -428,7 +408,7 @@ static int smc_nl_put_lgr(struct sk_buff *skb,
 	    nla_put_u8(skb, SMC_NLA_LGR_R_VLAN_ID, lgr->vlan_id) ||
 	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_NET_COOKIE,
 			      lgr->net->net_cookie, SMC_NLA_LGR_R_PAD) ||
-	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, pnetid) ||
+	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, lgr->pnetid) ||
 	    nla_put_uint(skb, SMC_NLA_LGR_R_SNDBUF_ALLOC,
 			 READ_ONCE(lgr->alloc_sndbufs)) ||
 	    nla_put_uint(skb, SMC_NLA_LGR_R_RMB_ALLOC,

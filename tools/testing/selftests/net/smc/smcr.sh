@@ -276,6 +276,49 @@ check_one_lgr()
 	[ "$n" -eq 1 ]
 }
 
+# pnet_both <smc_pnet args>: the same PNETID table change on both hosts
+# shellcheck disable=SC2317 # called through smc_lib_run
+pnet_both()
+{
+	local cmd
+
+	cmd=$(smc_lib_q "$SMC_LIB_REPO/tools/smc/smc_pnet" "$@")
+	smc_lib_on local "$cmd" && smc_lib_on peer "$cmd"
+}
+
+# lgr_pnetid_is <pnetid>: the client group here shows it
+# shellcheck disable=SC2317 # called through smc_lib_run
+lgr_pnetid_is()
+{
+	local out
+
+	out=$(smc_lib_on local "$(smc_lib_q "$SMCR_TOOL" -j linkgroup show)") ||
+		return 1
+	printf '%s\n' "$out"
+	[[ "$out" == *'"role":"CLNT"'*'"pnetid":"'"$1"'"'* ]] || {
+		echo "FAIL the group does not show PNETID $1"; return 1; }
+}
+
+# A group takes the PNETID of its first link's port, where a second
+# link must have it too, and keeps it when the table changes later, as
+# upstream's lgr->pnet_id.  The modules are loaded afresh for a new
+# group, which the PNETID table of the old ones does not outlive.
+# shellcheck disable=SC2317 # called through smc_lib_run
+lgr_pnetid()
+{
+	local rc=0
+
+	smc_lib_mod local unload && smc_lib_mod peer unload &&
+		smc_lib_mod local ensure ours && smc_lib_mod peer ensure ours &&
+		smc_lib_ueid_set local && smc_lib_ueid_set peer || return 1
+	pnet_both -a SMCRPN -I net1 -D rxe1 -P 1 || return 1
+	run_data peer 65536 both || rc=1
+	lgr_pnetid_is SMCRPN || rc=1
+	pnet_both -f || rc=1
+	lgr_pnetid_is SMCRPN || rc=1
+	return "$rc"
+}
+
 # SMC-Rv1 between our modules.  rxe has RoCEv2 GIDs only, so the
 # test-only switch smc/v1_on_rocev2 lets an IPv4-mapped RoCEv2 GID serve
 # as the v1 GID; all else on the wire is SMC-Rv1 (CLC v1 Accept and
@@ -406,7 +449,7 @@ if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
 	sizes=()
 fi
 
-n=$((5 - quick + 6 * full + ${#rmbs[@]} + ${#sizes[@]} + ${#cases[@]}))
+n=$((6 - quick + 6 * full + ${#rmbs[@]} + ${#sizes[@]} + ${#cases[@]}))
 n=$((n + ${#reverse[@]} + 3 - quick + ${#v1_cases[@]} + ${#tcp_controls[@]}))
 [ "$have_distro" = 1 ] &&
 	n=$((n + 5 + 2 * ${#distro_cases[@]} + ${#distro_ours_client[@]}))
@@ -420,6 +463,7 @@ smc_lib_run "data 1 MiB both A-client B-server" run_data peer 1048576 both
 	smc_lib_run "data 4 MiB s2c B-client A-server" run_data local 4194304 s2c
 smc_lib_run "data 1 MiB both B-client A-server" run_data local 1048576 both
 smc_lib_run "second connection reuses the link group" check_reuse
+smc_lib_run "the group keeps its first link's PNETID" lgr_pnetid
 for r in "${rmbs[@]}"; do
 	smc_lib_run "data 1 MiB both RMB $r A-client B-server" \
 		run_data peer 1048576 both "$r"
