@@ -41,6 +41,7 @@
 #include "smc_wr.h"
 
 #define SMC_LINKS_PER_LGR_MAX	3	/* link slots; 2 are negotiated */
+#define SMC_LINKS_ADD_MAX	2	/* links per group before SMC-Rv2.1 */
 #define SMC_CONN_PER_LGR_MAX	255
 #define SMC_CONN_PER_LGR_MIN	16	/* the least max_conns v2.1 allows */
 #define SMC_RELEASE		1	/* the SMCv2 release we support */

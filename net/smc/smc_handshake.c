@@ -347,8 +347,8 @@ static u32 smc_hs_clnt_offer(struct smc_sock *smc, struct smc_hs_offer *o,
 		p->release = SMC_RELEASE;
 		memcpy(p->roce_gid, o->v2.gid, SMC_CLC_GID_LEN);
 		p->max_conns = smc_sysctl_max_conns(net);
-		/* one link per group for now: ADD_LINK is refused */
-		p->max_links = 1;
+		/* as client we take a second link the server offers */
+		p->max_links = smc_sysctl_max_links(net);
 	} else {
 		p->eid_cnt = 0;
 	}
@@ -395,7 +395,8 @@ static u32 smc_hs_clnt_setup(struct smc_sock *smc, struct smc_hs_offer *o,
 	cs->peer_qpn = a->qpn;
 	cs->vlan_id = o->vlan_id;
 	cs->max_conns = SMC_CONN_PER_LGR_MAX;
-	cs->max_links = 1;
+	/* before SMC-Rv2.1 a server may add a second link */
+	cs->max_links = SMC_LINKS_ADD_MAX;
 	if (v2) {
 		memcpy(cs->eid, a->eid, SMC_CLC_EID_LEN);
 		cs->release = a->release;

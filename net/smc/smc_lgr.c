@@ -888,8 +888,17 @@ EXPORT_SYMBOL_IF_KUNIT(smc_conn_unregister);
 
 /* --- teardown -------------------------------------------------------------- */
 
-/* take link @lnk apart; llc_flow_lock held, the group off the list */
-static void smc_lgr_link_clear(struct smc_lgr_link *lnk)
+/**
+ * smc_lgr_link_clear() - take a link apart
+ * @lnk: the link: of a group being torn down, or one whose ADD_LINK
+ *	flow failed; UNUSED already is fine
+ *
+ * Buffers a connection takes meanwhile are registered under bufs_lock,
+ * which the unregistration takes too, and skip a link no longer usable.
+ *
+ * Context: process context; lgr->llc_flow_lock held.
+ */
+void smc_lgr_link_clear(struct smc_lgr_link *lnk)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	struct smc_ib_device *dev;
@@ -913,6 +922,43 @@ static void smc_lgr_link_clear(struct smc_lgr_link *lnk)
 	spin_unlock_bh(&lgr->lock);
 	atomic_dec(&dev->ports[lnk->ibport - 1].lnk_cnt);
 	smc_ib_put(dev);
+}
+
+/*
+ * A device is critical for a group whose connections all depend on it:
+ * one link, or two on the same device.  Its crit_cnt counts such groups
+ * (reported as "Crit" in the device dump).  The count is held on the
+ * first link's device, which in these types carries every link.
+ */
+static bool smc_lgr_type_critical(enum smc_lgr_type type)
+{
+	return type == SMC_LGR_SINGLE || type == SMC_LGR_ASYMMETRIC_LOCAL;
+}
+
+/**
+ * smc_lgr_set_type() - the group's type after a link came or went
+ * @lgr: the group
+ * @type: enum smc_lgr_type, not SMC_LGR_NONE
+ *
+ * Context: process context; lgr->llc_flow_lock held.
+ */
+void smc_lgr_set_type(struct smc_link_group *lgr, enum smc_lgr_type type)
+{
+	struct smc_ib_device *dev = lgr->lnk[0].smcibdev;
+	bool was, is;
+
+	lockdep_assert_held(&lgr->llc_flow_lock);
+	spin_lock_bh(&lgr->lock);
+	was = smc_lgr_type_critical(lgr->type);
+	is = smc_lgr_type_critical(type);
+	lgr->type = type;
+	spin_unlock_bh(&lgr->lock);
+	if (!dev || was == is)
+		return;
+	if (is)
+		atomic_inc(&dev->crit_cnt);
+	else
+		atomic_dec(&dev->crit_cnt);
 }
 
 /* claim the teardown of @lgr: true for the one caller that does it */
@@ -961,7 +1007,7 @@ static void smc_lgr_teardown(struct smc_link_group *lgr, u32 reason,
 	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
 		wake_up_all(&lgr->lnk[i].llc_wait);
 	mutex_lock(&lgr->llc_flow_lock);
-	if (lgr->type == SMC_LGR_SINGLE && lgr->lnk[0].smcibdev)
+	if (smc_lgr_type_critical(lgr->type) && lgr->lnk[0].smcibdev)
 		atomic_dec(&lgr->lnk[0].smcibdev->crit_cnt);
 	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
 		smc_lgr_link_clear(&lgr->lnk[i]);

@@ -75,6 +75,8 @@ void smc_lgr_dump(struct net *net, long *pos,
 		  void *arg);
 bool smc_lgr_wait_gone(struct smc_link_group *lgr, long timeout);
 u8 smc_lgr_next_link_id(struct smc_link_group *lgr);
+void smc_lgr_set_type(struct smc_link_group *lgr, enum smc_lgr_type type);
+void smc_lgr_link_clear(struct smc_lgr_link *lnk);
 struct smc_connection *smc_conn_find(struct smc_link_group *lgr, u32 token);
 
 /* smc_llc.c */

@@ -16,10 +16,12 @@
  * group's flow work.  The receive work never takes llc_flow_lock: a flow
  * holding it waits for messages only the receive work can hand over.
  *
- * Link groups stay single-link: an ADD_LINK request from the server is
- * rejected with "no alternate path", which the protocol allows and which
- * keeps the group usable with one link; a client's suggestion
- * (ADD_LINK from the client, REQ_ADD_LINK) is ignored.  DELETE_LINK
+ * As client we take the second link a server offers (ADD_LINK) when
+ * there is a path for it, and refuse it with "no alternate path" when
+ * there is none, which keeps the group usable with one link.  As server
+ * we add none yet: a client's suggestion (ADD_LINK from the client,
+ * REQ_ADD_LINK) is ignored.  A group whose link fails still ends,
+ * whatever links it has left.  DELETE_LINK
  * follows the server-owned exchange of the reference implementation: a
  * client's request comes back from the server as the server's own, and
  * the client answers it.
@@ -294,17 +296,16 @@ static int smc_llc_xchg(struct smc_lgr_link *lnk,
 
 /* --- first contact -------------------------------------------------------- */
 
-static void smc_llc_link_active(struct smc_lgr_link *lnk)
+/* @lnk confirmed: the group is of @type now; llc_flow_lock held */
+static void smc_llc_link_active(struct smc_lgr_link *lnk,
+				enum smc_lgr_type type)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 
 	spin_lock_bh(&lgr->lock);
 	lnk->state = SMC_LNK_ACTIVE;
-	if (lgr->type == SMC_LGR_NONE) {
-		lgr->type = SMC_LGR_SINGLE;
-		atomic_inc(&lnk->smcibdev->crit_cnt);
-	}
 	spin_unlock_bh(&lgr->lock);
+	smc_lgr_set_type(lgr, type);
 	/* connections racing this first contact may use the group now */
 	smc_lgr_link_activated();
 	smc_llc_testlink_start(lnk);
@@ -381,7 +382,7 @@ int smc_llc_confirm_link_serv(struct smc_lgr_link *lnk, const bool *cancel)
 		goto out;
 	}
 	lnk->peer_link_uid = resp.confirm_link.link_uid;
-	smc_llc_link_active(lnk);
+	smc_llc_link_active(lnk, SMC_LGR_SINGLE);
 out:
 	mutex_unlock(&lnk->lgr->llc_flow_lock);
 	return rc;
@@ -454,7 +455,7 @@ int smc_llc_confirm_link_clnt(struct smc_lgr_link *lnk, const bool *cancel)
 		rc = SMC_CLC_DECL_INTERR;
 		goto out;
 	}
-	smc_llc_link_active(lnk);
+	smc_llc_link_active(lnk, SMC_LGR_SINGLE);
 out:
 	mutex_unlock(&lgr->llc_flow_lock);
 	return rc;
@@ -492,6 +493,9 @@ EXPORT_SYMBOL_IF_KUNIT(smc_llc_test_link);
  * @lnk: the link to send on; the RMB is registered on it
  * @rmb: the RMB
  *
+ * The peer learns its rkey and address on every ACTIVE link, so that it
+ * can write on whichever carries the connection.
+ *
  * Context: process context; runs as the group's local flow and sleeps up
  * to SMC_LLC_WAIT_TIME for the response.
  * Return: 0, -EPROTO if the peer refused it, or a negative errno.
@@ -499,16 +503,27 @@ EXPORT_SYMBOL_IF_KUNIT(smc_llc_test_link);
 int smc_llc_confirm_rkey(struct smc_lgr_link *lnk, struct smc_buf_desc *rmb)
 {
 	struct smc_llc_msg_info req, resp;
-	int rc;
+	int i, n = 0, rc;
 
 	if (!test_bit(lnk->idx, &rmb->regd))
 		return -EINVAL;
 	mutex_lock(&lnk->lgr->llc_flow_lock);
 	smc_llc_init_msg(lnk, &req, SMC_LLC_CONFIRM_RKEY, 0);
-	/* rtoken[0]: this link; no rtokens for other links follow */
-	req.confirm_rkey.rtoken[0].link_id = 0;
+	/* rtoken[0]: this link, its link_id the number of others after it */
 	req.confirm_rkey.rtoken[0].rkey = rmb->mr[lnk->idx].rkey;
 	req.confirm_rkey.rtoken[0].vaddr = rmb->mr[lnk->idx].addr;
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX && n < SMC_LLC_RTOKENS - 1; i++) {
+		struct smc_lgr_link *other = &lnk->lgr->lnk[i];
+
+		if (other == lnk || other->state != SMC_LNK_ACTIVE ||
+		    !test_bit(i, &rmb->live))
+			continue;
+		n++;
+		req.confirm_rkey.rtoken[n].link_id = other->link_id;
+		req.confirm_rkey.rtoken[n].rkey = rmb->mr[i].rkey;
+		req.confirm_rkey.rtoken[n].vaddr = rmb->mr[i].addr;
+	}
+	req.confirm_rkey.rtoken[0].link_id = n;
 	rc = smc_llc_xchg(lnk, &req, SMC_LLC_WAIT_TIME, NULL, &resp);
 	if (!rc && resp.flags & SMC_LLC_FLAG_RKEY_NEG)
 		rc = -EPROTO;
@@ -611,6 +626,296 @@ static void smc_llc_rx_delete_rkey(struct smc_lgr_link *lnk,
 	smc_llc_send_msg(lnk, m, NULL);
 }
 
+/* --- adding a link -------------------------------------------------------- */
+
+/*
+ * The rkey triples of our RMBs the peer may know, for new link @nl
+ * beside @lnk: the rkey on @lnk, the rkey and address on @nl.  The peer
+ * ignores rkeys it does not know.  Return: how many went into @t, at
+ * most SMC_RMBS_PER_LGR_MAX.
+ */
+static int smc_llc_rkeys_ours(struct smc_lgr_link *lnk, struct smc_lgr_link *nl,
+			      struct smc_llc_rkey_info *t)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_buf_desc *rmb;
+	int i, n = 0;
+
+	mutex_lock(&lgr->bufs_lock);
+	for (i = 0; i < SMC_BUF_COMP_SLOTS; i++) {
+		list_for_each_entry(rmb, &lgr->rmbs[i], list) {
+			if (n == SMC_RMBS_PER_LGR_MAX)
+				break;
+			/* in use or announced: the peer may know its rkey */
+			if ((!rmb->confirmed && !READ_ONCE(rmb->used)) ||
+			    !test_bit(lnk->idx, &rmb->regd) ||
+			    !test_bit(nl->idx, &rmb->live))
+				continue;
+			t[n].rkey = rmb->mr[lnk->idx].rkey;
+			t[n].rkey_new = rmb->mr[nl->idx].rkey;
+			t[n].vaddr_new = rmb->mr[nl->idx].addr;
+			n++;
+		}
+	}
+	mutex_unlock(&lgr->bufs_lock);
+	return n;
+}
+
+/* the peer's RMB known by its rkey on @lnk: where it is on @nl */
+static void smc_llc_rkey_theirs(struct smc_lgr_link *lnk,
+				struct smc_lgr_link *nl,
+				const struct smc_llc_rkey_info *t)
+{
+	int idx = smc_rtoken_find(lnk->lgr, lnk->idx, t->rkey);
+
+	if (idx >= 0)
+		smc_rtoken_set_link(lnk->lgr, idx, nl->idx, t->vaddr_new,
+				    t->rkey_new);
+}
+
+/*
+ * v1: the rkeys go in ADD_LINK_CONT messages, two per message, the
+ * server's first, each answered by one of ours, until neither side has
+ * any left.  The caller announced the first one (smc_llc_want()).
+ */
+static int smc_llc_cli_rkey_exchange(struct smc_lgr_link *lnk,
+				     struct smc_lgr_link *nl,
+				     const struct smc_llc_rkey_info *ours,
+				     int n_ours)
+{
+	u8 key = smc_llc_key(SMC_LLC_ADD_LINK_CONT, 0);
+	struct smc_llc_msg_info m, c;
+	int sent = 0, left, i, rc;
+	bool more;
+
+	do {
+		rc = smc_llc_wait(lnk, key, SMC_LLC_WAIT_TIME, NULL, &m);
+		if (rc)
+			return rc;
+		if (m.add_link_cont.link_num != nl->link_id)
+			return -EPROTO;
+		left = m.add_link_cont.num_rkeys;
+		for (i = 0; i < SMC_LLC_ADD_LINK_CONT_RKEYS && left; i++, left--)
+			smc_llc_rkey_theirs(lnk, nl, &m.add_link_cont.rkeys[i]);
+		smc_llc_init_msg(lnk, &c, SMC_LLC_ADD_LINK_CONT,
+				 SMC_LLC_FLAG_RESP);
+		c.add_link_cont.link_num = nl->link_id;
+		c.add_link_cont.num_rkeys = n_ours - sent;
+		for (i = 0; i < SMC_LLC_ADD_LINK_CONT_RKEYS && sent < n_ours; i++)
+			c.add_link_cont.rkeys[i] = ours[sent++];
+		more = left || sent < n_ours;
+		if (more)
+			smc_llc_want(lnk, key, false);
+		rc = smc_llc_send_msg(lnk, &c, NULL);
+		if (rc) {
+			smc_llc_want(lnk, 0, false);
+			return rc;
+		}
+	} while (more);
+	return 0;
+}
+
+/* the slot for a group's next link, or -EMLINK */
+static int smc_llc_free_slot(struct smc_link_group *lgr)
+{
+	int i;
+
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
+		if (lgr->lnk[i].state == SMC_LNK_UNUSED)
+			return i;
+	return -EMLINK;
+}
+
+/*
+ * The device for the link the server offers in @m beside @lnk, and the
+ * group's type with it (protocol reference: upstream's client rules).
+ * Return: 0 with a device reference in @sel, or -ENODEV: no alternate
+ * path, the offer is refused.
+ */
+static int smc_llc_cli_add_dev(struct smc_lgr_link *lnk,
+			       const struct smc_llc_msg_info *m,
+			       struct smc_ib_select *sel,
+			       enum smc_lgr_type *type)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	bool same_peer;
+
+	/* the server offers its current port again: it has no other */
+	same_peer = !memcmp(m->add_link.gid, lnk->peer_gid, SMC_GID_SIZE) &&
+		    ether_addr_equal(m->add_link.mac, lnk->peer_mac);
+	*type = same_peer ? SMC_LGR_ASYMMETRIC_PEER : SMC_LGR_SYMMETRIC;
+	if (!smc_ib_select_alt(lgr->net, lnk->smcibdev, lgr->pnetid,
+			       lgr->vlan_id, lgr->smc_version == SMC_CLC_V2,
+			       lgr->saddr, sel))
+		return 0;
+	if (same_peer)
+		return -ENODEV;
+	/* no other device here: a second link on ours still helps */
+	*type = SMC_LGR_ASYMMETRIC_LOCAL;
+	return smc_ib_find_by_gid(lnk->wr.gid.raw, sel);
+}
+
+/* our ADD_LINK response for new link @nl, on @lnk */
+static void smc_llc_add_link_msg(struct smc_lgr_link *lnk,
+				 struct smc_lgr_link *nl,
+				 struct smc_llc_msg_info *m,
+				 const struct smc_llc_rkey_triple *rkeys,
+				 int n_rkeys)
+{
+	smc_llc_init_msg(lnk, m, SMC_LLC_ADD_LINK, SMC_LLC_FLAG_RESP);
+	ether_addr_copy(m->add_link.mac, nl->wr.mac);
+	memcpy(m->add_link.gid, nl->wr.gid.raw, SMC_LLC_GID_SIZE);
+	m->add_link.qpn = nl->wr.qp->qp_num;
+	m->add_link.link_num = nl->link_id;
+	m->add_link.qp_mtu = nl->path_mtu;
+	m->add_link.psn = nl->wr.psn;
+	if (m->version != SMC_LLC_V2)
+		return;
+	m->add_link.has_ext = true;
+	m->add_link.v2_direct = lnk->lgr->v2_direct;
+	/* the sender's new GID, as upstream fills it in */
+	memcpy(m->add_link.target_gid, nl->wr.gid.raw, SMC_LLC_GID_SIZE);
+	m->add_link.num_rkeys = n_rkeys;
+	m->add_link.rkeys = rkeys;
+}
+
+/*
+ * Bring up new link @nl as the server's ADD_LINK @m describes it: QP to
+ * RTS, every buffer registered on it, the rkeys exchanged both ways (v2
+ * in the ADD_LINK messages, v1 in ADD_LINK_CONT), then the server's
+ * CONFIRM_LINK on the new link answered.  *@responded tells whether our
+ * ADD_LINK response went out.  Return: 0 or a negative errno.
+ */
+static int smc_llc_cli_add_link_up(struct smc_lgr_link *lnk,
+				   struct smc_lgr_link *nl,
+				   const struct smc_llc_msg_info *m,
+				   bool *responded)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	bool v2 = lgr->smc_version == SMC_CLC_V2;
+	u8 key = smc_llc_key(SMC_LLC_ADD_LINK_CONT, 0);
+	struct smc_llc_rkey_triple *wire = NULL;
+	struct smc_llc_rkey_info *ours, t;
+	struct smc_llc_msg_info resp;
+	int n, i, rc;
+
+	rc = smc_lgr_link_rtr(nl);
+	if (!rc)
+		rc = smc_wr_qp_to_rts(&nl->wr);
+	if (!rc)
+		rc = smc_buf_reg_link(nl);
+	if (rc)
+		return rc;
+	ours = kcalloc(SMC_RMBS_PER_LGR_MAX, sizeof(*ours), GFP_KERNEL);
+	if (!ours)
+		return -ENOMEM;
+	n = smc_llc_rkeys_ours(lnk, nl, ours);
+	if (v2) {
+		for (i = 0; i < m->add_link.num_rkeys; i++) {
+			smc_llc_rkey_get(&m->add_link.rkeys[i], &t);
+			smc_llc_rkey_theirs(lnk, nl, &t);
+		}
+		wire = kcalloc(max(n, 1), sizeof(*wire), GFP_KERNEL);
+		if (!wire) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		for (i = 0; i < n; i++)
+			smc_llc_rkey_set(&wire[i], &ours[i]);
+	}
+	smc_llc_add_link_msg(lnk, nl, &resp, wire, n);
+	/* v1: the server's first ADD_LINK_CONT may follow at once */
+	if (!v2)
+		smc_llc_want(lnk, key, false);
+	rc = smc_llc_send_msg(lnk, &resp, NULL);
+	if (rc) {
+		smc_llc_want(lnk, 0, false);
+		goto out;
+	}
+	*responded = true;
+	if (!v2) {
+		rc = smc_llc_cli_rkey_exchange(lnk, nl, ours, n);
+		if (rc)
+			goto out;
+	}
+	/* the server's CONFIRM_LINK comes on the new link, maybe early */
+	key = smc_llc_key(SMC_LLC_CONFIRM_LINK, 0);
+	smc_llc_want(nl, key, true);
+	rc = smc_llc_wait(nl, key, SMC_LLC_WAIT_FIRST_TIME, NULL, &resp);
+	if (rc)
+		goto out;
+	if (resp.confirm_link.link_num != nl->link_id) {
+		rc = -EPROTO;
+		goto out;
+	}
+	nl->peer_link_uid = resp.confirm_link.link_uid;
+	smc_llc_confirm_msg(nl, &resp, SMC_LLC_FLAG_RESP);
+	rc = smc_llc_send_msg(nl, &resp, NULL);
+out:
+	kfree(wire);
+	kfree(ours);
+	return rc;
+}
+
+/*
+ * Client: the server offers a second link.  Taken if there is room and
+ * a path (another device here, or another port there); else refused
+ * with "no alternate path", as after any failure.  A failure after our
+ * response went out also tells the server the new link is gone.
+ */
+static void smc_llc_cli_add_link(struct smc_lgr_link *lnk,
+				 const struct smc_llc_msg_info *m)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_llc_msg_info resp;
+	bool responded = false;
+	enum smc_lgr_type type;
+	struct smc_ib_select sel;
+	struct smc_lgr_link *nl;
+	int idx, rc;
+
+	lockdep_assert_held(&lgr->llc_flow_lock);
+	/* qp_mtu 0: the fake ADD_LINK of old single-link peers */
+	if (lgr->max_links < 2 || !m->add_link.qp_mtu ||
+	    lgr->type != SMC_LGR_SINGLE || lnk->state != SMC_LNK_ACTIVE)
+		goto reject;
+	idx = smc_llc_free_slot(lgr);
+	if (idx < 0 || smc_llc_cli_add_dev(lnk, m, &sel, &type))
+		goto reject;
+	rc = smc_lgr_link_init(lgr, idx, &sel);
+	smc_ib_put(sel.dev);
+	if (rc)
+		goto reject;
+	nl = &lgr->lnk[idx];
+	spin_lock_bh(&lgr->lock);
+	nl->link_id = m->add_link.link_num;	/* the server's choice */
+	nl->link_uid = lgr->id | nl->link_id;
+	spin_unlock_bh(&lgr->lock);
+	/* v2 through a gateway: the first link's next hop serves both */
+	smc_lgr_link_set_peer(nl, m->add_link.qpn, m->add_link.psn,
+			      m->add_link.gid,
+			      lgr->smc_version == SMC_CLC_V2 && !lgr->v2_direct ?
+			      lnk->peer_mac : m->add_link.mac,
+			      m->add_link.qp_mtu);
+	rc = smc_llc_cli_add_link_up(lnk, nl, m, &responded);
+	if (!rc) {
+		smc_llc_link_active(nl, type);
+		return;
+	}
+	if (responded) {
+		smc_llc_init_msg(lnk, &resp, SMC_LLC_DELETE_LINK, 0);
+		resp.delete_link.link_num = nl->link_id;
+		resp.delete_link.reason = SMC_LLC_DEL_LOST_PATH;
+		smc_llc_send_msg(lnk, &resp, NULL);
+	}
+	smc_lgr_link_clear(nl);
+reject:
+	smc_llc_init_msg(lnk, &resp, SMC_LLC_ADD_LINK,
+			 SMC_LLC_FLAG_RESP | SMC_LLC_FLAG_ADD_LINK_REJ);
+	resp.add_link.reject_reason = SMC_LLC_ADD_LINK_REJ_NO_ALT_PATH;
+	smc_llc_send_msg(lnk, &resp, NULL);
+}
+
 /* --- the peer's flows ----------------------------------------------------- */
 
 /* the peer ended the group: no new connection joins it */
@@ -693,7 +998,6 @@ static void smc_llc_flow_one(struct smc_lgr_link *lnk,
 			     const struct smc_llc_msg_info *m)
 {
 	struct smc_link_group *lgr = lnk->lgr;
-	struct smc_llc_msg_info resp;
 
 	lockdep_assert_held(&lgr->llc_flow_lock);
 	switch (m->type) {
@@ -704,13 +1008,9 @@ static void smc_llc_flow_one(struct smc_lgr_link *lnk,
 			smc_llc_cli_delete_link(lnk, m);
 		return;
 	case SMC_LLC_ADD_LINK:
-		if (lgr->role == SMC_SERV)
-			return;	/* a client's suggestion: ignored */
-		/* we keep the group single-link */
-		smc_llc_init_msg(lnk, &resp, SMC_LLC_ADD_LINK,
-				 SMC_LLC_FLAG_RESP | SMC_LLC_FLAG_ADD_LINK_REJ);
-		resp.add_link.reject_reason = SMC_LLC_ADD_LINK_REJ_NO_ALT_PATH;
-		smc_llc_send_msg(lnk, &resp, NULL);
+		/* a client's suggestion: ignored, our server adds none yet */
+		if (lgr->role == SMC_CLNT)
+			smc_llc_cli_add_link(lnk, m);
 		return;
 	default:
 		return;	/* REQ_ADD_LINK: ignored as well */

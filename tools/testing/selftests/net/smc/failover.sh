@@ -1,0 +1,187 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Redundant links.  Each host gets a second path first: net2 holds an
+# address in net1's subnet as well, so that rxe2 has a GID there, which
+# the reference rule for a group's second device asks for in SMC-Rv2 (a
+# GID in the subnet of the first link's source address); on 6.1, whose
+# distro module wants PNETIDs, both ports get one PNETID.  Then, with
+# the distro module as the server (upstream is the reference server),
+# our client takes the second link the server offers at first contact:
+# the group is SYMMETRIC within 5 s, and connections the server puts
+# on either link move verified data.  The paths go again at the end.
+
+. "$(dirname "$0")/lib.sh"
+
+# link_ids: the link ids our SMC-R sockets use, sorted, unique
+# shellcheck disable=SC2317 # called through the hook
+link_ids()
+{
+	smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCSS" -R -j)" |
+		grep -o '"link_id":[0-9]*' | sort -u | tr '\n' ' '
+}
+
+# The hook of smc_conns_test with every connection up: modes as always,
+# and the connections on two links.
+# shellcheck disable=SC2317 # run as the hook, by the test below
+hook_two_links()
+{
+	local ids
+
+	bash "$SMC_LIB_DIR/lib.sh" hook_conns || return 1
+	ids=$(link_ids)
+	echo "link ids in use: $ids"
+	[ "$(wc -w <<<"$ids")" -eq 2 ] || {
+		echo "FAIL the connections use $(wc -w <<<"$ids") link(s)"
+		return 1
+	}
+}
+
+# run as the hook: nothing of the set-up below
+if [ "${1:-}" = hook_two_links ]; then
+	hook_two_links
+	exit $?
+fi
+
+SMC_LIB_CONNS_TEST=$SMC_LIB_DIR/smc_conns_test
+smc_lib_require_tools
+[ -x "$SMC_LIB_CONNS_TEST" ] || smc_lib_bail_skip "$SMC_LIB_CONNS_TEST not built"
+smc_lib_smcr_setup
+case $(smc_lib_distro_state) in
+yes) ;;
+skip) smc_lib_bail_skip "$SMC_LIB_DISTRO_SMCR_WHY" ;;
+*) smc_lib_bail_skip "the peer has no distribution smc module" ;;
+esac
+
+SMC_HOOK_EXPECT_CLIENT="SMCR 0x00000000"
+SMC_HOOK_EXPECT_SERVER="SMCR 0x00000000"
+export SMC_HOOK_EXPECT_CLIENT SMC_HOOK_EXPECT_SERVER
+
+# the second path's address of a host: 10.9.1.(100 + host number)
+path2_addr()
+{
+	local ip
+
+	if [ "$1" = local ]; then ip=$SMC_LOCAL_IP; else ip=$SMC_PEER_IP; fi
+	echo "10.9.1.$((100 + ${ip##*.}))"
+}
+
+# path2 <local|peer> <add|del>: net2's address in net1's subnet; no
+# ARP answers for one netdev's addresses on the other meanwhile
+path2()
+{
+	local a cmd
+
+	a=$(path2_addr "$1")
+	if [ "$2" = add ]; then
+		cmd="sysctl -qw net.ipv4.conf.all.arp_ignore=1 net.ipv4.conf.all.arp_announce=2 && ip addr add $a/24 dev net2"
+	else
+		cmd="ip addr del $a/24 dev net2; sysctl -qw net.ipv4.conf.all.arp_ignore=0 net.ipv4.conf.all.arp_announce=0"
+	fi
+	smc_lib_on "$1" "$cmd"
+}
+
+# pnet_common <local|peer> <add|flush>: one PNETID on both ports
+pnet_common()
+{
+	local p=$SMC_LIB_REPO/tools/smc/smc_pnet cmd
+
+	if [ "$2" = flush ]; then
+		cmd=$(smc_lib_q "$p" -f)
+	else
+		cmd="$(smc_lib_q "$p" -f) && $(smc_lib_q "$p" -a SMCRIG -I net1 -D rxe1 -P 1) && $(smc_lib_q "$p" -a SMCRIG -I net2 -D rxe2 -P 1)"
+	fi
+	smc_lib_on "$1" "$cmd"
+}
+
+# gid_up <local|peer>: rxe2 has the GID of the second path's address
+gid_up()
+{
+	local a b c d want
+
+	IFS=. read -r a b c d <<<"$(path2_addr "$1")"
+	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+	smc_lib_on "$1" "grep -qsx $want /sys/class/infiniband/rxe2/ports/1/gids/*"
+}
+
+cleanup()
+{
+	local h
+
+	for h in local peer; do
+		path2 "$h" del
+		smc_lib_kernel_ge 6 12 || pnet_common "$h" flush
+	done
+	smc_lib_smcr_cleanup
+} >/dev/null 2>&1
+trap cleanup EXIT
+
+# shellcheck disable=SC2317 # called through smc_lib_run
+topology()
+{
+	local h
+
+	for h in local peer; do
+		path2 "$h" add || return 1
+		smc_lib_kernel_ge 6 12 || pnet_common "$h" add || return 1
+	done
+	for h in local peer; do
+		smc_lib_wait_until 10 "rxe2 GID of $(path2_addr "$h") on $h" gid_up "$h" ||
+			return 1
+	done
+}
+
+# shellcheck disable=SC2317 # called through smc_lib_run
+peer_to_distro()
+{
+	smc_lib_mod peer unload && smc_lib_mod local unload &&
+		smc_lib_mod local ensure ours && smc_lib_ueid_set local &&
+		smc_lib_mod peer ensure distro && smc_lib_distro_pnet peer &&
+		smc_lib_ueid_set peer || return 1
+	if ! smc_lib_kernel_ge 6 12; then
+		pnet_common local add && pnet_common peer add || return 1
+	fi
+	[ "$(smc_lib_mod peer which)" = distro ]
+}
+
+# lgr_type_is <type>: our client group's type, from smcr linkgroup show
+# shellcheck disable=SC2317 # called through smc_lib_wait_until
+lgr_type_is()
+{
+	smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup show)" |
+		grep -q '"role":"CLNT","type":"'"$1"'"'
+}
+
+# The first connection makes the group; the server adds its second link
+# right after the first one's CONFIRM_LINK.
+# shellcheck disable=SC2317 # called through smc_lib_run
+first_contact_symmetric()
+{
+	local args=(--family smc --size 65536 --dir both --seed 5 --timeout 120)
+
+	smc_lib_pair "$SMC_LIB_DATA_TEST" peer args args || return 1
+	smc_lib_wait_until 5 "the client group SYMMETRIC" lgr_type_is SYM || {
+		smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" linkgroup show)"
+		return 1
+	}
+	smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" linkgroup show)"
+}
+
+# shellcheck disable=SC2317,SC2034 # called through smc_lib_run; args by name
+both_links_carry()
+{
+	local args=(--family smc --conns 8 --size 262144 --seed 8 --timeout 300)
+	local SMC_LIB_HOOK="bash $SMC_LIB_DIR/failover.sh hook_two_links"
+	local SMC_HOOK_LGRS=1
+
+	export SMC_HOOK_LGRS
+	smc_lib_pair "$SMC_LIB_CONNS_TEST" peer args args
+}
+
+smc_lib_plan 4
+smc_lib_run "net2 holds an address in net1's subnet on both hosts" topology
+smc_lib_run "ours here, the distro module on the peer" peer_to_distro
+smc_lib_run "ours-client distro-server: SYMMETRIC within 5 s" \
+	first_contact_symmetric
+smc_lib_run "8 connections over both links, verified" both_links_carry
+smc_lib_exit
