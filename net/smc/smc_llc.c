@@ -1017,6 +1017,23 @@ static void smc_llc_flow_one(struct smc_lgr_link *lnk,
 	}
 }
 
+/* the first entry of one of the group's LLC queues, or NULL */
+static struct smc_llc_qentry *smc_llc_pop(struct smc_link_group *lgr,
+					  struct list_head *list,
+					  unsigned int *cnt)
+{
+	struct smc_llc_qentry *e;
+
+	spin_lock_bh(&lgr->llc_rx_lock);
+	e = list_first_entry_or_null(list, struct smc_llc_qentry, list);
+	if (e) {
+		list_del(&e->list);
+		(*cnt)--;
+	}
+	spin_unlock_bh(&lgr->llc_rx_lock);
+	return e;
+}
+
 /**
  * smc_llc_flow_work() - run the peer's flows of a group one at a time
  * @work: lgr->llc_flow_work
@@ -1035,17 +1052,8 @@ void smc_llc_flow_work(struct work_struct *work)
 	struct smc_llc_msg_info m;
 	struct smc_llc_qentry *e;
 
-	for (;;) {
-		spin_lock_bh(&lgr->llc_rx_lock);
-		e = list_first_entry_or_null(&lgr->llc_flow_list,
-					     struct smc_llc_qentry, list);
-		if (e) {
-			list_del(&e->list);
-			lgr->llc_flow_cnt--;
-		}
-		spin_unlock_bh(&lgr->llc_rx_lock);
-		if (!e)
-			return;
+	while ((e = smc_llc_pop(lgr, &lgr->llc_flow_list,
+				&lgr->llc_flow_cnt))) {
 		mutex_lock(&lgr->llc_flow_lock);
 		/* a link is cleared only under the lock: its state holds */
 		if (lgr->lnk[e->lnk_idx].state != SMC_LNK_UNUSED &&
@@ -1168,17 +1176,7 @@ void smc_llc_rx_work(struct work_struct *work)
 						  llc_rx_work);
 	struct smc_llc_qentry *e;
 
-	for (;;) {
-		spin_lock_bh(&lgr->llc_rx_lock);
-		e = list_first_entry_or_null(&lgr->llc_rx_list,
-					     struct smc_llc_qentry, list);
-		if (e) {
-			list_del(&e->list);
-			lgr->llc_rx_cnt--;
-		}
-		spin_unlock_bh(&lgr->llc_rx_lock);
-		if (!e)
-			return;
+	while ((e = smc_llc_pop(lgr, &lgr->llc_rx_list, &lgr->llc_rx_cnt))) {
 		if (lgr->lnk[e->lnk_idx].state != SMC_LNK_UNUSED &&
 		    !READ_ONCE(lgr->torn_down) &&
 		    smc_llc_rx_one(&lgr->lnk[e->lnk_idx], e))

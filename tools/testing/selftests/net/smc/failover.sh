@@ -10,11 +10,11 @@
 # our client takes the second link the server offers at first contact:
 # the group is SYMMETRIC within 5 s, and connections the server puts
 # on either link move verified data.  The paths go again at the end.
+# shellcheck disable=SC2317 # functions run through smc_lib_run and trap
 
 . "$(dirname "$0")/lib.sh"
 
 # link_ids: the link ids our SMC-R sockets use, sorted, unique
-# shellcheck disable=SC2317 # called through the hook
 link_ids()
 {
 	smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCSS" -R -j)" |
@@ -23,7 +23,6 @@ link_ids()
 
 # The hook of smc_conns_test with every connection up: modes as always,
 # and the connections on two links.
-# shellcheck disable=SC2317 # run as the hook, by the test below
 hook_two_links()
 {
 	local ids
@@ -116,7 +115,6 @@ cleanup()
 } >/dev/null 2>&1
 trap cleanup EXIT
 
-# shellcheck disable=SC2317 # called through smc_lib_run
 topology()
 {
 	local h
@@ -131,7 +129,6 @@ topology()
 	done
 }
 
-# shellcheck disable=SC2317 # called through smc_lib_run
 peer_to_distro()
 {
 	smc_lib_mod peer unload && smc_lib_mod local unload &&
@@ -145,7 +142,6 @@ peer_to_distro()
 }
 
 # lgr_type_is <type>: our client group's type, from smcr linkgroup show
-# shellcheck disable=SC2317 # called through smc_lib_wait_until
 lgr_type_is()
 {
 	smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup show)" |
@@ -154,7 +150,6 @@ lgr_type_is()
 
 # The first connection makes the group; the server adds its second link
 # right after the first one's CONFIRM_LINK.
-# shellcheck disable=SC2317 # called through smc_lib_run
 first_contact_symmetric()
 {
 	local args=(--family smc --size 65536 --dir both --seed 5 --timeout 120)
@@ -167,7 +162,7 @@ first_contact_symmetric()
 	smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" linkgroup show)"
 }
 
-# shellcheck disable=SC2317,SC2034 # called through smc_lib_run; args by name
+# shellcheck disable=SC2034 # args by name
 both_links_carry()
 {
 	local args=(--family smc --conns 8 --size 262144 --seed 8 --timeout 300)
