@@ -254,13 +254,14 @@ fi
 # -- Debian 12's 6.1: both hosts boot it, with our 6.1 build ------------------
 # The socket, fallback, admin and diag tests, and SMC-R between our
 # modules and with the distro smc.ko in both roles (interop_distro.sh,
-# smcr.sh, smcr_scale.sh).  The hosts load the rig's 6.1 rxe ("make
+# smcr.sh, smcr_scale.sh), and as the server adding a second link
+# (failover.sh, pre-SMC-Rv2.1 there).  The hosts load the rig's 6.1 rxe ("make
 # KVER=6.1 rxe-out", scripts/rig/rxe/): over the stock one the distro
 # module's SMC-R link set-up hangs for good, and smcr.sh and
 # smcr_scale.sh report its cases as skipped, which fails here.  As a
 # repeat of the stock run (SMC_SELFTEST_SECONDARY), smcr.sh and
 # smcr_scale.sh leave out the largest sizes and the TCP controls.
-K61_TESTS="module_load.sh netlink.sh interop_tcp.sh interop_distro.sh socket_semantics.sh diag_netns.sh data_integrity.sh smc_run.sh smcr.sh smcr_scale.sh"
+K61_TESTS="module_load.sh netlink.sh interop_tcp.sh interop_distro.sh socket_semantics.sh diag_netns.sh data_integrity.sh smc_run.sh smcr.sh smcr_scale.sh failover.sh"
 if [[ " $parts " == *" 6.1 "* ]]; then
 	t=$(ms)
 	# the static part has built the 6.1 modules already
@@ -281,9 +282,10 @@ fi
 # s390x build and rxe from "make module-s390x tools-s390x rxe-s390x".
 # Then two s390x hosts: the admin tests with both ends big-endian, where
 # the distro module's netlink answers are s390's (TCP interop across
-# byte orders runs in the pair above).
+# byte orders runs in the pair above).  failover.sh there: the s390x
+# server's ADD_LINK carries its rkey count in its own byte order.
 # SMC_SELFTEST_SECONDARY as for 6.1.
-S390X_TESTS="module_load.sh netlink.sh devices.sh interop_tcp.sh interop_distro.sh smc_run.sh smcr.sh smcr_scale.sh socket_semantics.sh"
+S390X_TESTS="module_load.sh netlink.sh devices.sh interop_tcp.sh interop_distro.sh smc_run.sh smcr.sh smcr_scale.sh socket_semantics.sh failover.sh"
 S390X_PAIR_TESTS="module_load.sh netlink.sh"
 if [[ " $parts " == *" s390x "* ]]; then
 	t=$(ms)
