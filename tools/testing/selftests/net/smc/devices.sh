@@ -227,15 +227,7 @@ select_answer()
 # gid_index <n>: index of the IPv4-mapped RoCEv2 GID of rxe<n> port 1
 gid_index()
 {
-	local f
-
-	for f in /sys/class/infiniband/rxe"$1"/ports/1/gids/*; do
-		if [ "$(cat "$f")" = "0000:0000:0000:0000:0000:ffff:0a09:0$1$(printf '%02x' "$h")" ]; then
-			echo "${f##*/}"
-			return
-		fi
-	done
-	echo none
+	gid_index_of "$1" "10.9.$1.$h"
 }
 
 selection()
@@ -279,10 +271,10 @@ gid_index_of()
 
 	IFS=. read -r a b c d <<<"$2"
 	want=0000:0000:0000:0000:0000:ffff:$(printf '%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+	# one grep over the table: a cat per entry is slow on the debug kernel
 	for ((i = 0; i < 100; i++)); do
-		for f in /sys/class/infiniband/rxe"$1"/ports/1/gids/*; do
-			[ "$(cat "$f")" = "$want" ] && { echo "${f##*/}"; return; }
-		done
+		f=$(grep -lxs "$want" /sys/class/infiniband/rxe"$1"/ports/1/gids/* | head -n 1)
+		[ -n "$f" ] && { echo "${f##*/}"; return; }
 		sleep 0.1
 	done
 	echo none
