@@ -384,7 +384,7 @@ static u32 smc_hs_clnt_setup(struct smc_sock *smc, struct smc_hs_offer *o,
 {
 	bool v2 = a->version == SMC_CLC_V2;
 	__be32 saddr, daddr;
-	bool gw;
+	bool gw, ipv4;
 
 	cs->version = a->version;
 	cs->role = SMC_CLNT;
@@ -408,11 +408,12 @@ static u32 smc_hs_clnt_setup(struct smc_sock *smc, struct smc_hs_offer *o,
 		}
 		/* a reused link group needs no path: its link exists */
 		cs->v2_direct = a->v2_direct;
-		if (a->first_contact && smc_hs_ipv4(smc, &saddr, &daddr))
+		ipv4 = a->first_contact && smc_hs_ipv4(smc, &saddr, &daddr);
+		if (ipv4)
 			cs->saddr = saddr;
 		if (a->first_contact && !a->v2_direct) {
 			/* the server sees a gateway: so must we */
-			if (!smc_hs_ipv4(smc, &saddr, &daddr) ||
+			if (!ipv4 ||
 			    smc_conn_route(sock_net(&smc->sk), saddr,
 					   *(__be32 *)&a->gid[12],
 					   cs->peer_mac, &gw))

@@ -525,7 +525,6 @@ struct smc_link_group *smc_lgr_get_active(struct net *net)
 
 /* --- links --------------------------------------------------------------- */
 
-/* the server numbers links: the lowest id no other link of @lgr has */
 /**
  * smc_lgr_next_link_id() - the id for a new link of a group
  * @lgr: the group
@@ -937,8 +936,8 @@ static bool smc_lgr_type_critical(enum smc_lgr_type type)
 
 /**
  * smc_lgr_set_type() - the group's type after a link came or went
- * @lgr: the group
- * @type: enum smc_lgr_type, not SMC_LGR_NONE
+ * @lgr: the group, its first link still holding its device
+ * @type: enum smc_lgr_type; SMC_LGR_NONE at teardown
  *
  * Context: process context; lgr->llc_flow_lock held.
  */
@@ -1007,11 +1006,9 @@ static void smc_lgr_teardown(struct smc_link_group *lgr, u32 reason,
 	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
 		wake_up_all(&lgr->lnk[i].llc_wait);
 	mutex_lock(&lgr->llc_flow_lock);
-	if (smc_lgr_type_critical(lgr->type) && lgr->lnk[0].smcibdev)
-		atomic_dec(&lgr->lnk[0].smcibdev->crit_cnt);
+	smc_lgr_set_type(lgr, SMC_LGR_NONE);
 	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
 		smc_lgr_link_clear(&lgr->lnk[i]);
-	lgr->type = SMC_LGR_NONE;
 	mutex_unlock(&lgr->llc_flow_lock);
 	/*
 	 * No link left to receive on: nothing queues LLC work any more,

@@ -21,10 +21,9 @@
  * there is none, which keeps the group usable with one link.  As server
  * we add none yet: a client's suggestion (ADD_LINK from the client,
  * REQ_ADD_LINK) is ignored.  A group whose link fails still ends,
- * whatever links it has left.  DELETE_LINK
- * follows the server-owned exchange of the reference implementation: a
- * client's request comes back from the server as the server's own, and
- * the client answers it.
+ * whatever links it has left.  DELETE_LINK follows the server-owned
+ * exchange of the reference implementation: a client's request comes
+ * back from the server as the server's own, and the client answers it.
  */
 
 #define pr_fmt(fmt) "smc: " fmt
