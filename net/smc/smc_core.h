@@ -40,6 +40,8 @@
 #include "smc_llc_wire.h"
 #include "smc_wr.h"
 
+struct smc_llc_qentry;
+
 #define SMC_LINKS_PER_LGR_MAX	3	/* link slots; 2 are negotiated */
 #define SMC_LINKS_ADD_MAX	2	/* links per group before SMC-Rv2.1 */
 #define SMC_CONN_PER_LGR_MAX	255
@@ -157,6 +159,8 @@ enum {
  * @llc_wait: waiters for an LLC response on this link
  * @llc_resp: the last LLC response received (44 bytes, v1 size)
  * @llc_resp_type: its type, 0 while none is pending
+ * @llc_resp_long: a v2 response longer than @llc_resp (ADD_LINK with its
+ *	rkeys) kept whole; freed by the next smc_llc_want() on the link
  * @llc_want: the LLC message a waiter expects: type, | 0x80 for a
  *	response; 0 for none (guarded by lgr->llc_rx_lock)
  * @last_rx: jiffies of the last message received (TEST_LINK keepalive)
@@ -187,6 +191,7 @@ struct smc_lgr_link {
 	u8			llc_resp[SMC_WR_TX_SIZE];
 	u8			llc_resp_type;
 	u8			llc_want;
+	struct smc_llc_qentry	*llc_resp_long;
 	unsigned long		last_rx;
 	struct delayed_work	testlink_work;
 	unsigned long		testlink_sent;
@@ -279,6 +284,8 @@ struct smc_rtoken {
  *	DELETE_LINK, REQ_ADD_LINK) one after the other, each under
  *	@llc_flow_lock
  * @llc_flow_list: requests waiting for @llc_flow_work
+ * @llc_add_link: server: @llc_flow_work is to offer a second link
+ *	(guarded by @llc_rx_lock)
  * @free_work: frees the group after it was idle long enough
  * @terminate_work: takes down a failed group in process context
  * @terminating: no new connections; being taken down
@@ -337,6 +344,7 @@ struct smc_link_group {
 	spinlock_t		llc_rx_lock;	/* see kernel-doc */
 	struct work_struct	llc_flow_work;
 	struct list_head	llc_flow_list;
+	bool			llc_add_link;
 	struct delayed_work	free_work;
 	struct work_struct	terminate_work;
 	bool			terminating;

@@ -735,14 +735,15 @@ static u32 smc_hs_serv_v2(struct smc_sock *smc, struct net_device *dev,
 		return SMC_CLC_DECL_NOUEID;
 	cs->release = min_t(u8, p->release, SMC_RELEASE);
 	cs->max_conns = SMC_CONN_PER_LGR_MAX;
-	cs->max_links = 1;
+	/* before SMC-Rv2.1 the server offers a second link */
+	cs->max_links = SMC_LINKS_ADD_MAX;
 	if (cs->release >= 1) {
 		cs->max_conns = min_t(int, p->max_conns,
 				      smc_sysctl_max_conns(net));
 		if (cs->max_conns < SMC_CONN_PER_LGR_MIN)
 			return SMC_CLC_DECL_MAXCONNERR;
-		/* one link per group for now: ADD_LINK is refused */
-		cs->max_links = min_t(int, p->max_links, 1);
+		cs->max_links = min_t(int, p->max_links,
+				      smc_sysctl_max_links(net));
 		if (!cs->max_links)
 			return SMC_CLC_DECL_MAXLINKERR;
 	}
@@ -777,7 +778,7 @@ static u32 smc_hs_serv_v1(struct smc_sock *smc, struct net_device *dev,
 	cs->version = SMC_CLC_V1;
 	cs->release = 0;
 	cs->max_conns = SMC_CONN_PER_LGR_MAX;
-	cs->max_links = 1;
+	cs->max_links = SMC_LINKS_ADD_MAX;
 	memcpy(cs->peer_systemid, p->peer_id, SMC_SYSTEMID_LEN);
 	memcpy(cs->peer_gid, p->gid_v1, SMC_GID_SIZE);
 	ether_addr_copy(cs->peer_mac, p->mac);

@@ -207,6 +207,29 @@ EXPORT_SYMBOL_IF_KUNIT(smc_lgr_create);
  * A link of @lgr in @state the connection described by @m may use;
  * lgr->lock held.
  */
+/*
+ * Server: the ACTIVE link with the fewest connections, where a new one
+ * goes (its Accept names that link's QP).  Connections spread over a
+ * group's links so that a failed link stops only some of them.
+ */
+static struct smc_lgr_link *smc_lgr_least_used(struct smc_link_group *lgr)
+{
+	struct smc_lgr_link *best = NULL;
+	int i;
+
+	lockdep_assert_held(&lgr->lock);
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
+		struct smc_lgr_link *lnk = &lgr->lnk[i];
+
+		if (lnk->state != SMC_LNK_ACTIVE)
+			continue;
+		if (!best ||
+		    atomic_read(&lnk->conn_cnt) < atomic_read(&best->conn_cnt))
+			best = lnk;
+	}
+	return best;
+}
+
 static struct smc_lgr_link *smc_lgr_match_link(struct smc_link_group *lgr,
 					       const struct smc_lgr_match *m,
 					       enum smc_link_state state)
@@ -226,6 +249,9 @@ static struct smc_lgr_link *smc_lgr_match_link(struct smc_link_group *lgr,
 			continue;
 		if (m->role == SMC_CLNT && lnk->peer_qpn != m->peer_qpn)
 			continue;
+		/* the client's first GID found the group: any link serves */
+		if (m->role == SMC_SERV && state == SMC_LNK_ACTIVE)
+			return smc_lgr_least_used(lgr);
 		return lnk;
 	}
 	return NULL;
@@ -913,6 +939,11 @@ void smc_lgr_link_clear(struct smc_lgr_link *lnk)
 	smc_wr_link_quiesce(&lnk->wr);
 	smc_buf_unreg_link(lnk);
 	smc_wr_link_destroy(&lnk->wr);
+	/* no flow waits on the link now: a long response it got goes */
+	spin_lock_bh(&lgr->llc_rx_lock);
+	kfree(lnk->llc_resp_long);
+	lnk->llc_resp_long = NULL;
+	spin_unlock_bh(&lgr->llc_rx_lock);
 	/* netlink dumps read the device under lgr->lock while not UNUSED */
 	spin_lock_bh(&lgr->lock);
 	lnk->state = SMC_LNK_UNUSED;

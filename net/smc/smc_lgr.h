@@ -79,10 +79,11 @@ void smc_lgr_set_type(struct smc_link_group *lgr, enum smc_lgr_type type);
 void smc_lgr_link_clear(struct smc_lgr_link *lnk);
 struct smc_connection *smc_conn_find(struct smc_link_group *lgr, u32 token);
 
-/* smc_llc.c */
+/* smc_llc.c, smc_llc_link.c */
 extern const struct smc_wr_ops smc_llc_wr_ops;
 void smc_llc_rx_work(struct work_struct *work);
 void smc_llc_flow_work(struct work_struct *work);
+void smc_llc_add_link_kick(struct smc_link_group *lgr);
 void smc_llc_rx_purge(struct smc_link_group *lgr);
 void smc_llc_testlink_work(struct work_struct *work);
 void smc_llc_testlink_start(struct smc_lgr_link *lnk);

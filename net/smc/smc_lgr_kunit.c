@@ -21,6 +21,7 @@
 #include "smc_bufsize.h"
 #include "smc_clc.h"
 #include "smc_lgr.h"
+#include "smc_test_hooks.h"
 
 #define LGRT_DEV	"rxe1"
 #define LGRT_PORT	1
@@ -165,14 +166,13 @@ static void lgrt_pair_init(struct kunit *test, u8 version)
 	KUNIT_ASSERT_EQ(test, smc_lgr_link_rtr(cl), 0);
 }
 
-/* both groups with one link each, confirmed as after a first contact */
-static void lgrt_pair_up(struct kunit *test, u8 version)
+/* the first links of lgrt_pair_init() confirmed, as after a first contact */
+static void lgrt_confirm(struct kunit *test)
 {
 	struct lgrt_ctx *c = test->priv;
 	struct smc_lgr_link *sl, *cl;
 	int rc;
 
-	lgrt_pair_init(test, version);
 	sl = &c->serv->lnk[0];
 	cl = &c->clnt->lnk[0];
 	queue_work(system_unbound_wq, &c->clnt_work);
@@ -187,6 +187,13 @@ static void lgrt_pair_up(struct kunit *test, u8 version)
 	KUNIT_EXPECT_EQ(test, c->clnt->type, SMC_LGR_SINGLE);
 	KUNIT_EXPECT_EQ(test, sl->peer_link_uid, cl->link_uid);
 	KUNIT_EXPECT_EQ(test, cl->peer_link_uid, sl->link_uid);
+}
+
+/* both groups with one link each, confirmed as after a first contact */
+static void lgrt_pair_up(struct kunit *test, u8 version)
+{
+	lgrt_pair_init(test, version);
+	lgrt_confirm(test);
 }
 
 /*
@@ -759,6 +766,134 @@ static void smc_lgr_terminate_by_client(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smc_lgr_count(&init_net), 0);
 }
 
+/* the device kunit.sh gives a second veth in rxe1's subnet */
+#define LGRT_DEV2	"rxe2"
+#define LGRT_RMBS_SERV	3	/* v1: two ADD_LINK_CONT rounds */
+
+/*
+ * A first contact, the PNETIDs of the first ports as given ("NOALT"
+ * matches no device), RMBs announced on the first link; then the groups
+ * may have two links and the server offers the second, which has run to
+ * its end when this returns.
+ */
+static void lgrt_pair_two(struct kunit *test, u8 version,
+			  const char *serv_pnetid, const char *clnt_pnetid,
+			  struct smc_buf_desc **rmbs)
+{
+	struct lgrt_ctx *c = test->priv;
+	int i;
+
+	lgrt_pair_init(test, version);
+	/* the RoCEv2 GID holds the first link's address, v2's saddr */
+	memcpy(&c->serv->saddr, &c->serv->lnk[0].wr.gid.raw[12], 4);
+	memcpy(&c->clnt->saddr, &c->clnt->lnk[0].wr.gid.raw[12], 4);
+	strscpy(c->serv->pnetid, serv_pnetid, sizeof(c->serv->pnetid));
+	strscpy(c->clnt->pnetid, clnt_pnetid, sizeof(c->clnt->pnetid));
+	lgrt_confirm(test);
+	for (i = 0; i < LGRT_RMBS_SERV; i++) {
+		rmbs[i] = smc_buf_get(c->serv, true, 16384 << i);
+		KUNIT_ASSERT_NOT_NULL(test, rmbs[i]);
+		KUNIT_ASSERT_EQ(test, smc_llc_confirm_rkey(&c->serv->lnk[0],
+							   rmbs[i]), 0);
+	}
+	rmbs[i] = smc_buf_get(c->clnt, true, 16384);
+	KUNIT_ASSERT_NOT_NULL(test, rmbs[i]);
+	KUNIT_ASSERT_EQ(test, smc_llc_confirm_rkey(&c->clnt->lnk[0], rmbs[i]),
+			0);
+	c->serv->max_links = 2;
+	c->clnt->max_links = 2;
+	smc_llc_add_link_kick(c->serv);
+	flush_work(&c->serv->llc_flow_work);
+	flush_work(&c->clnt->llc_flow_work);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->serv->llc_timeouts), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->clnt->llc_timeouts), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->serv->llc_late), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->clnt->llc_late), 0);
+}
+
+/* @rmb of @from, as @to knows it on @to's link @idx */
+static void lgrt_expect_rtoken(struct kunit *test, struct smc_link_group *to,
+			       struct smc_buf_desc *rmb, int from_idx, int idx)
+{
+	int i = smc_rtoken_find(to, 0, rmb->mr[0].rkey);
+
+	KUNIT_ASSERT_GE(test, i, 0);
+	KUNIT_EXPECT_EQ(test, to->rtokens[i][idx].rkey,
+			rmb->mr[from_idx].rkey);
+	KUNIT_EXPECT_EQ(test, to->rtokens[i][idx].vaddr,
+			rmb->mr[from_idx].addr);
+}
+
+/*
+ * Two links both ways: the new link ACTIVE on both groups with the
+ * server's next id, each end on the other device, every announced RMB
+ * known on it with its new rkey (v2: in ADD_LINK, v1: ADD_LINK_CONT),
+ * and the new QPs talk to each other.
+ */
+static void lgrt_add_link_symmetric(struct kunit *test, u8 version)
+{
+	struct smc_buf_desc *rmbs[LGRT_RMBS_SERV + 1];
+	struct lgrt_ctx *c = test->priv;
+	struct smc_lgr_link *sn, *cn;
+	int i;
+
+	lgrt_pair_two(test, version, "", "", rmbs);
+	sn = &c->serv->lnk[1];
+	cn = &c->clnt->lnk[1];
+	KUNIT_EXPECT_EQ(test, c->serv->type, SMC_LGR_SYMMETRIC);
+	KUNIT_EXPECT_EQ(test, c->clnt->type, SMC_LGR_SYMMETRIC);
+	KUNIT_ASSERT_EQ(test, sn->state, SMC_LNK_ACTIVE);
+	KUNIT_ASSERT_EQ(test, cn->state, SMC_LNK_ACTIVE);
+	KUNIT_EXPECT_EQ(test, sn->link_id, c->serv->lnk[0].link_id + 1);
+	KUNIT_EXPECT_EQ(test, cn->link_id, sn->link_id);
+	KUNIT_EXPECT_STREQ(test, dev_name(&sn->wr.ibdev->dev), LGRT_DEV2);
+	KUNIT_EXPECT_STREQ(test, dev_name(&cn->wr.ibdev->dev), LGRT_DEV2);
+	KUNIT_EXPECT_EQ(test, sn->peer_qpn, cn->wr.qp->qp_num);
+	KUNIT_EXPECT_EQ(test, cn->peer_qpn, sn->wr.qp->qp_num);
+	KUNIT_EXPECT_EQ(test, sn->peer_link_uid, cn->link_uid);
+	KUNIT_EXPECT_EQ(test, cn->peer_link_uid, sn->link_uid);
+	for (i = 0; i < LGRT_RMBS_SERV; i++)
+		lgrt_expect_rtoken(test, c->clnt, rmbs[i], sn->idx, cn->idx);
+	lgrt_expect_rtoken(test, c->serv, rmbs[i], cn->idx, sn->idx);
+	KUNIT_EXPECT_EQ(test, smc_llc_test_link(sn), 0);
+	KUNIT_EXPECT_EQ(test, smc_llc_test_link(cn), 0);
+}
+
+static void smc_lgr_add_link_v2(struct kunit *test)
+{
+	lgrt_add_link_symmetric(test, SMC_CLC_V2);
+}
+
+static void smc_lgr_add_link_v1(struct kunit *test)
+{
+	bool was = READ_ONCE(smc_ib_v1_on_rocev2);
+
+	/* rxe has no RoCE v1 GID: the rig's test switch lends one */
+	WRITE_ONCE(smc_ib_v1_on_rocev2, true);
+	lgrt_add_link_symmetric(test, SMC_CLC_V1);
+	WRITE_ONCE(smc_ib_v1_on_rocev2, was);
+}
+
+/*
+ * Neither side has another device: the server offers its first port
+ * again (ASYMMETRIC_LOCAL), which the client refuses, and both groups
+ * stay SINGLE with nothing left of the offer.  (The asymmetric groups
+ * themselves need a link between two devices, which rxe does not loop
+ * back within one host: failover.sh's topology has them.)
+ */
+static void smc_lgr_add_link_refused(struct kunit *test)
+{
+	struct smc_buf_desc *rmbs[LGRT_RMBS_SERV + 1];
+	struct lgrt_ctx *c = test->priv;
+
+	lgrt_pair_two(test, SMC_CLC_V2, "NOALT", "NOALT", rmbs);
+	KUNIT_EXPECT_EQ(test, c->serv->type, SMC_LGR_SINGLE);
+	KUNIT_EXPECT_EQ(test, c->clnt->type, SMC_LGR_SINGLE);
+	KUNIT_EXPECT_EQ(test, c->serv->lnk[1].state, SMC_LNK_UNUSED);
+	KUNIT_EXPECT_EQ(test, c->clnt->lnk[1].state, SMC_LNK_UNUSED);
+	KUNIT_EXPECT_EQ(test, smc_llc_test_link(&c->serv->lnk[0]), 0);
+}
+
 static struct kunit_case smc_lgr_cases[] = {
 	KUNIT_CASE(smc_lgr_confirm),
 	KUNIT_CASE(smc_lgr_confirm_cancel),
@@ -775,6 +910,9 @@ static struct kunit_case smc_lgr_cases[] = {
 	KUNIT_CASE(smc_lgr_delete_link_served),
 	KUNIT_CASE(smc_lgr_delete_link_unknown),
 	KUNIT_CASE(smc_lgr_terminate_by_client),
+	KUNIT_CASE(smc_lgr_add_link_v2),
+	KUNIT_CASE(smc_lgr_add_link_v1),
+	KUNIT_CASE(smc_lgr_add_link_refused),
 	{}
 };
 

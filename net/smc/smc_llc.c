@@ -13,17 +13,9 @@
  * gets it copied to lnk->llc_resp; one-shot requests (TEST_LINK, the
  * rkey requests) are answered there; the requests that start a flow of
  * several messages (ADD_LINK, DELETE_LINK, REQ_ADD_LINK) go to the
- * group's flow work.  The receive work never takes llc_flow_lock: a flow
- * holding it waits for messages only the receive work can hand over.
- *
- * As client we take the second link a server offers (ADD_LINK) when
- * there is a path for it, and refuse it with "no alternate path" when
- * there is none, which keeps the group usable with one link.  As server
- * we add none yet: a client's suggestion (ADD_LINK from the client,
- * REQ_ADD_LINK) is ignored.  A group whose link fails still ends,
- * whatever links it has left.  DELETE_LINK follows the server-owned
- * exchange of the reference implementation: a client's request comes
- * back from the server as the server's own, and the client answers it.
+ * group's flow work (smc_llc_link.c).  The receive work never takes
+ * llc_flow_lock: a flow holding it waits for messages only the receive
+ * work can hand over.
  */
 
 #define pr_fmt(fmt) "smc: " fmt
@@ -40,10 +32,10 @@
 #include "smc_compat.h"
 #include "smc_data.h"
 #include "smc_lgr.h"
+#include "smc_llc.h"
 
 #define SMC_LLC_RX_QUEUE_MAX	64	/* messages waiting for the work */
 #define SMC_LLC_FLOW_QUEUE_MAX	8	/* requests waiting for the flow work */
-#define SMC_LLC_KEY_RESP	0x80	/* in llc_want: a response */
 #define SMC_LLC_TESTLINK_WAIT	(2 * HZ)
 
 /*
@@ -64,13 +56,16 @@ static void smc_llc_drop(atomic_t *lgr_cnt, atomic_t *total)
 	atomic_inc(total);
 }
 
-/* a received message waiting for the LLC work */
-struct smc_llc_qentry {
-	struct list_head	list;
-	u8			lnk_idx;
-	unsigned int		len;
-	u8			buf[];
-};
+/**
+ * smc_llc_count_late() - count a response no flow waits for any more
+ * @lgr: the group it came for
+ *
+ * Context: any.
+ */
+void smc_llc_count_late(struct smc_link_group *lgr)
+{
+	smc_llc_drop(&lgr->llc_late, &smc_llc_rx_total.late);
+}
 
 static struct smc_lgr_link *smc_llc_lnk(struct smc_link *wr)
 {
@@ -80,11 +75,6 @@ static struct smc_lgr_link *smc_llc_lnk(struct smc_link *wr)
 static u8 smc_llc_version(const struct smc_link_group *lgr)
 {
 	return lgr->smc_version == SMC_CLC_V2 ? SMC_LLC_V2 : SMC_LLC_V1;
-}
-
-static u8 smc_llc_key(u8 type, u8 flags)
-{
-	return type | (flags & SMC_LLC_FLAG_RESP ? SMC_LLC_KEY_RESP : 0);
 }
 
 /* --- sending -------------------------------------------------------------- */
@@ -111,13 +101,20 @@ static void smc_llc_sent_done(struct smc_link *lnk, void *priv,
 	kref_put(&s->ref, smc_llc_sent_release);
 }
 
-/*
- * Send @m on @lnk: a 44-byte slot, or the v2 buffer for longer v2
- * messages.  With @sent the completion is reported there.
+/**
+ * smc_llc_send_msg() - send an LLC message
+ * @lnk: the link it goes on
+ * @m: the message
+ * @sent: NULL, or where the SEND's completion is reported
+ *
+ * A 44-byte slot, or the v2 buffer for longer v2 messages.  A wait for
+ * a send slot that times out takes the link down.
+ *
+ * Context: process context; may sleep for a send slot.
+ * Return: 0 once posted, else a negative errno.
  */
-static int smc_llc_send_msg(struct smc_lgr_link *lnk,
-			    const struct smc_llc_msg_info *m,
-			    struct smc_llc_sent *sent)
+int smc_llc_send_msg(struct smc_lgr_link *lnk, const struct smc_llc_msg_info *m,
+		     struct smc_llc_sent *sent)
 {
 	enum smc_llc_order order = READ_ONCE(lnk->lgr->llc_order);
 	smc_wr_tx_done_t done = sent ? smc_llc_sent_done : NULL;
@@ -161,8 +158,17 @@ no_slot:
 	return rc;
 }
 
-static void smc_llc_init_msg(struct smc_lgr_link *lnk,
-			     struct smc_llc_msg_info *m, u8 type, u8 flags)
+/**
+ * smc_llc_init_msg() - an empty message of the group's LLC version
+ * @lnk: the link it goes on
+ * @m: the message to fill in
+ * @type: SMC_LLC_*
+ * @flags: SMC_LLC_FLAG_*
+ *
+ * Context: any.
+ */
+void smc_llc_init_msg(struct smc_lgr_link *lnk, struct smc_llc_msg_info *m,
+		      u8 type, u8 flags)
 {
 	memset(m, 0, sizeof(*m));
 	m->type = type;
@@ -170,13 +176,19 @@ static void smc_llc_init_msg(struct smc_lgr_link *lnk,
 	m->flags = flags;
 }
 
-/*
- * Send @m on @lnk and wait (bounded) for the SEND to complete, for a
- * message that must not be flushed by the link's destruction right
- * after.  Return: 0 once it went out, else a negative errno.
+/**
+ * smc_llc_send_wait() - send an LLC message and wait for it to go out
+ * @lnk: the link it goes on
+ * @m: the message
+ *
+ * For a message that must not be flushed by the link's destruction
+ * right after.
+ *
+ * Context: process context; sleeps up to SMC_LLC_WAIT_TIME.
+ * Return: 0 once it went out, else a negative errno.
  */
-static int smc_llc_send_wait(struct smc_lgr_link *lnk,
-			     const struct smc_llc_msg_info *m)
+int smc_llc_send_wait(struct smc_lgr_link *lnk,
+		      const struct smc_llc_msg_info *m)
 {
 	struct smc_llc_sent *s;
 	int rc;
@@ -233,25 +245,51 @@ int smc_llc_send_delete_all(struct smc_link_group *lgr, bool orderly,
 
 /* --- waiting for a message ------------------------------------------------ */
 
-static void smc_llc_want(struct smc_lgr_link *lnk, u8 key, bool keep_early)
+/**
+ * smc_llc_want() - announce the message a flow waits for on a link
+ * @lnk: the link it comes on
+ * @key: smc_llc_key() of it, 0 for none
+ * @keep_early: keep a message of that key that came already
+ *
+ * Announced before the request goes out, so that a fast answer is not
+ * taken for a late one.
+ *
+ * Context: process context.
+ */
+void smc_llc_want(struct smc_lgr_link *lnk, u8 key, bool keep_early)
 {
+	struct smc_llc_qentry *old;
+
 	spin_lock_bh(&lnk->lgr->llc_rx_lock);
 	lnk->llc_want = key;
 	if (!keep_early || lnk->llc_resp_type != key)
 		lnk->llc_resp_type = 0;
+	/* what the previous wait decoded from it has been used */
+	old = lnk->llc_resp_long;
+	lnk->llc_resp_long = NULL;
 	spin_unlock_bh(&lnk->lgr->llc_rx_lock);
+	kfree(old);
 }
 
-/*
- * Wait for the message announced by smc_llc_want() and decode it into
- * @m.  @cancel, if given, ends the wait early when it turns true (its
- * setter wakes lnk->llc_wait).  Return: 0, -ETIMEDOUT, -ENOLINK if the
- * link or group went down, -EINTR if cancelled, or the decoder's error.
+/**
+ * smc_llc_wait() - wait for the message announced by smc_llc_want()
+ * @lnk: the link it comes on
+ * @key: its smc_llc_key()
+ * @timeout: in jiffies
+ * @cancel: NULL, or a flag that ends the wait when it turns true; its
+ *	setter wakes lnk->llc_wait
+ * @m: the message, decoded; the rkeys of a long v2 ADD_LINK point into
+ *	lnk->llc_resp_long, valid until the next smc_llc_want() on @lnk
+ *
+ * Context: process context; sleeps up to @timeout.
+ * Return: 0, -ETIMEDOUT, -ENOLINK if the link or group went down,
+ * -EINTR if cancelled, or the decoder's error.
  */
-static int smc_llc_wait(struct smc_lgr_link *lnk, u8 key, long timeout,
-			const bool *cancel, struct smc_llc_msg_info *m)
+int smc_llc_wait(struct smc_lgr_link *lnk, u8 key, long timeout,
+		 const bool *cancel, struct smc_llc_msg_info *m)
 {
 	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_llc_qentry *whole = NULL;
 	u8 resp[SMC_WR_TX_SIZE];
 	bool got;
 
@@ -263,11 +301,16 @@ static int smc_llc_wait(struct smc_lgr_link *lnk, u8 key, long timeout,
 			   timeout);
 	spin_lock_bh(&lgr->llc_rx_lock);
 	got = lnk->llc_resp_type == key;
-	if (got)
+	if (got) {
 		memcpy(resp, lnk->llc_resp, sizeof(resp));
+		whole = lnk->llc_resp_long;
+	}
 	lnk->llc_want = 0;
 	lnk->llc_resp_type = 0;
 	spin_unlock_bh(&lgr->llc_rx_lock);
+	/* only this flow replaces or frees @whole: it holds llc_flow_lock */
+	if (whole)
+		return smc_llc_decode(whole->buf, whole->len, m);
 	if (got)
 		return smc_llc_decode(resp, sizeof(resp), m);
 	if (READ_ONCE(lgr->terminating) ||
@@ -276,10 +319,20 @@ static int smc_llc_wait(struct smc_lgr_link *lnk, u8 key, long timeout,
 	return cancel && READ_ONCE(*cancel) ? -EINTR : -ETIMEDOUT;
 }
 
-/* send request @req and wait for its response */
-static int smc_llc_xchg(struct smc_lgr_link *lnk,
-			const struct smc_llc_msg_info *req, long timeout,
-			const bool *cancel, struct smc_llc_msg_info *resp)
+/**
+ * smc_llc_xchg() - send a request and wait for its response
+ * @lnk: the link both go on
+ * @req: the request
+ * @timeout: in jiffies
+ * @cancel: as for smc_llc_wait()
+ * @resp: the response, decoded
+ *
+ * Context: process context; sleeps up to @timeout.
+ * Return: as smc_llc_wait(), or the send's error.
+ */
+int smc_llc_xchg(struct smc_lgr_link *lnk, const struct smc_llc_msg_info *req,
+		 long timeout, const bool *cancel,
+		 struct smc_llc_msg_info *resp)
 {
 	u8 key = smc_llc_key(req->type, SMC_LLC_FLAG_RESP);
 	int rc;
@@ -295,12 +348,18 @@ static int smc_llc_xchg(struct smc_lgr_link *lnk,
 
 /* --- first contact -------------------------------------------------------- */
 
-/* @lnk confirmed: the group is of @type now; llc_flow_lock held */
-static void smc_llc_link_active(struct smc_lgr_link *lnk,
-				enum smc_lgr_type type)
+/**
+ * smc_llc_link_active() - a link is confirmed
+ * @lnk: the link
+ * @type: the group's type with it
+ *
+ * Context: process context, llc_flow_lock held.
+ */
+void smc_llc_link_active(struct smc_lgr_link *lnk, enum smc_lgr_type type)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 
+	lockdep_assert_held(&lgr->llc_flow_lock);
 	spin_lock_bh(&lgr->lock);
 	lnk->state = SMC_LNK_ACTIVE;
 	spin_unlock_bh(&lgr->lock);
@@ -310,8 +369,16 @@ static void smc_llc_link_active(struct smc_lgr_link *lnk,
 	smc_llc_testlink_start(lnk);
 }
 
-static void smc_llc_confirm_msg(struct smc_lgr_link *lnk,
-				struct smc_llc_msg_info *m, u8 flags)
+/**
+ * smc_llc_confirm_msg() - CONFIRM_LINK for a link
+ * @lnk: the link it confirms and goes on
+ * @m: the message to fill in
+ * @flags: SMC_LLC_FLAG_RESP for the client's answer, else 0
+ *
+ * Context: any.
+ */
+void smc_llc_confirm_msg(struct smc_lgr_link *lnk, struct smc_llc_msg_info *m,
+			 u8 flags)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 
@@ -328,8 +395,14 @@ static void smc_llc_confirm_msg(struct smc_lgr_link *lnk,
 		m->confirm_link.max_conns = lgr->max_conns;
 }
 
-/* QP of a new link to RTS and the group's buffers onto it */
-static int smc_llc_link_ready(struct smc_lgr_link *lnk)
+/**
+ * smc_llc_link_ready() - a new link's QP to RTS, the buffers onto it
+ * @lnk: the link, its peer set (smc_lgr_link_set_peer())
+ *
+ * Context: process context.
+ * Return: 0 or a negative errno.
+ */
+int smc_llc_link_ready(struct smc_lgr_link *lnk)
 {
 	int rc = 0;
 
@@ -349,7 +422,8 @@ static int smc_llc_link_ready(struct smc_lgr_link *lnk)
  *	turns true; its setter wakes lnk->llc_wait
  *
  * QP to RTS, the RMBs registered, the CONFIRM_LINK request sent; with
- * the response the link is ACTIVE and the group SINGLE.
+ * the response the link is ACTIVE and the group SINGLE, and the flow
+ * work offers the client a second link (smc_llc_add_link_kick()).
  *
  * Context: process context; sleeps up to SMC_LLC_WAIT_TIME.
  * Return: 0, a positive SMC_CLC_DECL_* for the CLC layer's decline, or
@@ -382,6 +456,7 @@ int smc_llc_confirm_link_serv(struct smc_lgr_link *lnk, const bool *cancel)
 	}
 	lnk->peer_link_uid = resp.confirm_link.link_uid;
 	smc_llc_link_active(lnk, SMC_LGR_SINGLE);
+	smc_llc_add_link_kick(lnk->lgr);
 out:
 	mutex_unlock(&lnk->lgr->llc_flow_lock);
 	return rc;
@@ -569,8 +644,17 @@ EXPORT_SYMBOL_IF_KUNIT(smc_llc_delete_rkey);
 
 /* --- the peer's one-shot requests ----------------------------------------- */
 
-static struct smc_lgr_link *smc_llc_link_by_id(struct smc_link_group *lgr,
-					       u8 link_id)
+/**
+ * smc_llc_link_by_id() - the group's link with an id, if any
+ * @lgr: the group
+ * @link_id: the id
+ *
+ * Context: process context; the links change only under llc_flow_lock
+ * or in the group's teardown.
+ * Return: the link, or NULL.
+ */
+struct smc_lgr_link *smc_llc_link_by_id(struct smc_link_group *lgr,
+					u8 link_id)
 {
 	int i;
 
@@ -625,401 +709,17 @@ static void smc_llc_rx_delete_rkey(struct smc_lgr_link *lnk,
 	smc_llc_send_msg(lnk, m, NULL);
 }
 
-/* --- adding a link -------------------------------------------------------- */
-
-/*
- * The rkey triples of our RMBs the peer may know, for new link @nl
- * beside @lnk: the rkey on @lnk, the rkey and address on @nl.  The peer
- * ignores rkeys it does not know.  Return: how many went into @t, at
- * most SMC_RMBS_PER_LGR_MAX.
+/**
+ * smc_llc_pop() - take the first entry off one of a group's LLC queues
+ * @lgr: the group
+ * @list: lgr->llc_rx_list or lgr->llc_flow_list
+ * @cnt: its count
+ *
+ * Context: process context.
+ * Return: the entry, the caller's to free, or NULL.
  */
-static int smc_llc_rkeys_ours(struct smc_lgr_link *lnk, struct smc_lgr_link *nl,
-			      struct smc_llc_rkey_info *t)
-{
-	struct smc_link_group *lgr = lnk->lgr;
-	struct smc_buf_desc *rmb;
-	int i, n = 0;
-
-	mutex_lock(&lgr->bufs_lock);
-	for (i = 0; i < SMC_BUF_COMP_SLOTS; i++) {
-		list_for_each_entry(rmb, &lgr->rmbs[i], list) {
-			if (n == SMC_RMBS_PER_LGR_MAX)
-				break;
-			/* in use or announced: the peer may know its rkey */
-			if ((!rmb->confirmed && !READ_ONCE(rmb->used)) ||
-			    !test_bit(lnk->idx, &rmb->regd) ||
-			    !test_bit(nl->idx, &rmb->live))
-				continue;
-			t[n].rkey = rmb->mr[lnk->idx].rkey;
-			t[n].rkey_new = rmb->mr[nl->idx].rkey;
-			t[n].vaddr_new = rmb->mr[nl->idx].addr;
-			n++;
-		}
-	}
-	mutex_unlock(&lgr->bufs_lock);
-	return n;
-}
-
-/* the peer's RMB known by its rkey on @lnk: where it is on @nl */
-static void smc_llc_rkey_theirs(struct smc_lgr_link *lnk,
-				struct smc_lgr_link *nl,
-				const struct smc_llc_rkey_info *t)
-{
-	int idx = smc_rtoken_find(lnk->lgr, lnk->idx, t->rkey);
-
-	if (idx >= 0)
-		smc_rtoken_set_link(lnk->lgr, idx, nl->idx, t->vaddr_new,
-				    t->rkey_new);
-}
-
-/*
- * v1: the rkeys go in ADD_LINK_CONT messages, two per message, the
- * server's first, each answered by one of ours, until neither side has
- * any left.  The caller announced the first one (smc_llc_want()).
- */
-static int smc_llc_cli_rkey_exchange(struct smc_lgr_link *lnk,
-				     struct smc_lgr_link *nl,
-				     const struct smc_llc_rkey_info *ours,
-				     int n_ours)
-{
-	u8 key = smc_llc_key(SMC_LLC_ADD_LINK_CONT, 0);
-	struct smc_llc_msg_info m, c;
-	int sent = 0, left, i, rc;
-	bool more;
-
-	do {
-		rc = smc_llc_wait(lnk, key, SMC_LLC_WAIT_TIME, NULL, &m);
-		if (rc)
-			return rc;
-		if (m.add_link_cont.link_num != nl->link_id)
-			return -EPROTO;
-		left = m.add_link_cont.num_rkeys;
-		for (i = 0; i < SMC_LLC_ADD_LINK_CONT_RKEYS && left; i++, left--)
-			smc_llc_rkey_theirs(lnk, nl, &m.add_link_cont.rkeys[i]);
-		smc_llc_init_msg(lnk, &c, SMC_LLC_ADD_LINK_CONT,
-				 SMC_LLC_FLAG_RESP);
-		c.add_link_cont.link_num = nl->link_id;
-		c.add_link_cont.num_rkeys = n_ours - sent;
-		for (i = 0; i < SMC_LLC_ADD_LINK_CONT_RKEYS && sent < n_ours; i++)
-			c.add_link_cont.rkeys[i] = ours[sent++];
-		more = left || sent < n_ours;
-		if (more)
-			smc_llc_want(lnk, key, false);
-		rc = smc_llc_send_msg(lnk, &c, NULL);
-		if (rc) {
-			smc_llc_want(lnk, 0, false);
-			return rc;
-		}
-	} while (more);
-	return 0;
-}
-
-/* the slot for a group's next link, or -EMLINK */
-static int smc_llc_free_slot(struct smc_link_group *lgr)
-{
-	int i;
-
-	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
-		if (lgr->lnk[i].state == SMC_LNK_UNUSED)
-			return i;
-	return -EMLINK;
-}
-
-/*
- * The device for the link the server offers in @m beside @lnk, and the
- * group's type with it (protocol reference: upstream's client rules).
- * Return: 0 with a device reference in @sel, or -ENODEV: no alternate
- * path, the offer is refused.
- */
-static int smc_llc_cli_add_dev(struct smc_lgr_link *lnk,
-			       const struct smc_llc_msg_info *m,
-			       struct smc_ib_select *sel,
-			       enum smc_lgr_type *type)
-{
-	struct smc_link_group *lgr = lnk->lgr;
-	bool same_peer;
-
-	/* the server offers its current port again: it has no other */
-	same_peer = !memcmp(m->add_link.gid, lnk->peer_gid, SMC_GID_SIZE) &&
-		    ether_addr_equal(m->add_link.mac, lnk->peer_mac);
-	*type = same_peer ? SMC_LGR_ASYMMETRIC_PEER : SMC_LGR_SYMMETRIC;
-	if (!smc_ib_select_alt(lgr->net, lnk->smcibdev, lgr->pnetid,
-			       lgr->vlan_id, lgr->smc_version == SMC_CLC_V2,
-			       lgr->saddr, sel))
-		return 0;
-	if (same_peer)
-		return -ENODEV;
-	/* no other device here: a second link on ours still helps */
-	*type = SMC_LGR_ASYMMETRIC_LOCAL;
-	return smc_ib_find_by_gid(lnk->wr.gid.raw, sel);
-}
-
-/* our ADD_LINK response for new link @nl, on @lnk */
-static void smc_llc_add_link_msg(struct smc_lgr_link *lnk,
-				 struct smc_lgr_link *nl,
-				 struct smc_llc_msg_info *m,
-				 const struct smc_llc_rkey_triple *rkeys,
-				 int n_rkeys)
-{
-	smc_llc_init_msg(lnk, m, SMC_LLC_ADD_LINK, SMC_LLC_FLAG_RESP);
-	ether_addr_copy(m->add_link.mac, nl->wr.mac);
-	memcpy(m->add_link.gid, nl->wr.gid.raw, SMC_LLC_GID_SIZE);
-	m->add_link.qpn = nl->wr.qp->qp_num;
-	m->add_link.link_num = nl->link_id;
-	m->add_link.qp_mtu = nl->path_mtu;
-	m->add_link.psn = nl->wr.psn;
-	if (m->version != SMC_LLC_V2)
-		return;
-	m->add_link.has_ext = true;
-	m->add_link.v2_direct = lnk->lgr->v2_direct;
-	/* the sender's new GID, as upstream fills it in */
-	memcpy(m->add_link.target_gid, nl->wr.gid.raw, SMC_LLC_GID_SIZE);
-	m->add_link.num_rkeys = n_rkeys;
-	m->add_link.rkeys = rkeys;
-}
-
-/*
- * Bring up new link @nl as the server's ADD_LINK @m describes it: QP to
- * RTS, every buffer registered on it, the rkeys exchanged both ways (v2
- * in the ADD_LINK messages, v1 in ADD_LINK_CONT), then the server's
- * CONFIRM_LINK on the new link answered.  *@responded tells whether our
- * ADD_LINK response went out.  Return: 0 or a negative errno.
- */
-static int smc_llc_cli_add_link_up(struct smc_lgr_link *lnk,
-				   struct smc_lgr_link *nl,
-				   const struct smc_llc_msg_info *m,
-				   bool *responded)
-{
-	struct smc_link_group *lgr = lnk->lgr;
-	bool v2 = lgr->smc_version == SMC_CLC_V2;
-	u8 key = smc_llc_key(SMC_LLC_ADD_LINK_CONT, 0);
-	struct smc_llc_rkey_triple *wire = NULL;
-	struct smc_llc_rkey_info *ours, t;
-	struct smc_llc_msg_info resp;
-	int n, i, rc;
-
-	rc = smc_lgr_link_rtr(nl);
-	if (!rc)
-		rc = smc_wr_qp_to_rts(&nl->wr);
-	if (!rc)
-		rc = smc_buf_reg_link(nl);
-	if (rc)
-		return rc;
-	ours = kcalloc(SMC_RMBS_PER_LGR_MAX, sizeof(*ours), GFP_KERNEL);
-	if (!ours)
-		return -ENOMEM;
-	n = smc_llc_rkeys_ours(lnk, nl, ours);
-	if (v2) {
-		for (i = 0; i < m->add_link.num_rkeys; i++) {
-			smc_llc_rkey_get(&m->add_link.rkeys[i], &t);
-			smc_llc_rkey_theirs(lnk, nl, &t);
-		}
-		wire = kcalloc(max(n, 1), sizeof(*wire), GFP_KERNEL);
-		if (!wire) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		for (i = 0; i < n; i++)
-			smc_llc_rkey_set(&wire[i], &ours[i]);
-	}
-	smc_llc_add_link_msg(lnk, nl, &resp, wire, n);
-	/* v1: the server's first ADD_LINK_CONT may follow at once */
-	if (!v2)
-		smc_llc_want(lnk, key, false);
-	rc = smc_llc_send_msg(lnk, &resp, NULL);
-	if (rc) {
-		smc_llc_want(lnk, 0, false);
-		goto out;
-	}
-	*responded = true;
-	if (!v2) {
-		rc = smc_llc_cli_rkey_exchange(lnk, nl, ours, n);
-		if (rc)
-			goto out;
-	}
-	/* the server's CONFIRM_LINK comes on the new link, maybe early */
-	key = smc_llc_key(SMC_LLC_CONFIRM_LINK, 0);
-	smc_llc_want(nl, key, true);
-	rc = smc_llc_wait(nl, key, SMC_LLC_WAIT_FIRST_TIME, NULL, &resp);
-	if (rc)
-		goto out;
-	if (resp.confirm_link.link_num != nl->link_id) {
-		rc = -EPROTO;
-		goto out;
-	}
-	nl->peer_link_uid = resp.confirm_link.link_uid;
-	smc_llc_confirm_msg(nl, &resp, SMC_LLC_FLAG_RESP);
-	rc = smc_llc_send_msg(nl, &resp, NULL);
-out:
-	kfree(wire);
-	kfree(ours);
-	return rc;
-}
-
-/*
- * Client: the server offers a second link.  Taken if there is room and
- * a path (another device here, or another port there); else refused
- * with "no alternate path", as after any failure.  A failure after our
- * response went out also tells the server the new link is gone.
- */
-static void smc_llc_cli_add_link(struct smc_lgr_link *lnk,
-				 const struct smc_llc_msg_info *m)
-{
-	struct smc_link_group *lgr = lnk->lgr;
-	struct smc_llc_msg_info resp;
-	bool responded = false;
-	enum smc_lgr_type type;
-	struct smc_ib_select sel;
-	struct smc_lgr_link *nl;
-	int idx, rc;
-
-	lockdep_assert_held(&lgr->llc_flow_lock);
-	/* qp_mtu 0: the fake ADD_LINK of old single-link peers */
-	if (lgr->max_links < 2 || !m->add_link.qp_mtu ||
-	    lgr->type != SMC_LGR_SINGLE || lnk->state != SMC_LNK_ACTIVE)
-		goto reject;
-	idx = smc_llc_free_slot(lgr);
-	if (idx < 0 || smc_llc_cli_add_dev(lnk, m, &sel, &type))
-		goto reject;
-	rc = smc_lgr_link_init(lgr, idx, &sel);
-	smc_ib_put(sel.dev);
-	if (rc)
-		goto reject;
-	nl = &lgr->lnk[idx];
-	spin_lock_bh(&lgr->lock);
-	nl->link_id = m->add_link.link_num;	/* the server's choice */
-	nl->link_uid = lgr->id | nl->link_id;
-	spin_unlock_bh(&lgr->lock);
-	/* v2 through a gateway: the first link's next hop serves both */
-	smc_lgr_link_set_peer(nl, m->add_link.qpn, m->add_link.psn,
-			      m->add_link.gid,
-			      lgr->smc_version == SMC_CLC_V2 && !lgr->v2_direct ?
-			      lnk->peer_mac : m->add_link.mac,
-			      m->add_link.qp_mtu);
-	rc = smc_llc_cli_add_link_up(lnk, nl, m, &responded);
-	if (!rc) {
-		smc_llc_link_active(nl, type);
-		return;
-	}
-	if (responded) {
-		smc_llc_init_msg(lnk, &resp, SMC_LLC_DELETE_LINK, 0);
-		resp.delete_link.link_num = nl->link_id;
-		resp.delete_link.reason = SMC_LLC_DEL_LOST_PATH;
-		smc_llc_send_msg(lnk, &resp, NULL);
-	}
-	smc_lgr_link_clear(nl);
-reject:
-	smc_llc_init_msg(lnk, &resp, SMC_LLC_ADD_LINK,
-			 SMC_LLC_FLAG_RESP | SMC_LLC_FLAG_ADD_LINK_REJ);
-	resp.add_link.reject_reason = SMC_LLC_ADD_LINK_REJ_NO_ALT_PATH;
-	smc_llc_send_msg(lnk, &resp, NULL);
-}
-
-/* --- the peer's flows ----------------------------------------------------- */
-
-/* the peer ended the group: no new connection joins it */
-static void smc_llc_peer_ends_group(struct smc_link_group *lgr)
-{
-	spin_lock_bh(&lgr->lock);
-	lgr->terminating = true;
-	spin_unlock_bh(&lgr->lock);
-}
-
-/*
- * Server: the client asks to delete a link (it lost it) or the group.
- * The server owns every deletion: the request goes back to the client
- * as the server's own and the client answers it.  An id we do not know
- * is a link deleted already; it gets no answer.
- */
-static void smc_llc_srv_delete_link(struct smc_lgr_link *lnk,
-				    const struct smc_llc_msg_info *m)
-{
-	struct smc_link_group *lgr = lnk->lgr;
-	struct smc_llc_msg_info req, resp;
-	struct smc_lgr_link *del;
-
-	if (m->flags & SMC_LLC_FLAG_DEL_LINK_ALL) {
-		smc_llc_peer_ends_group(lgr);
-		smc_llc_send_delete_all(lgr, true, m->delete_link.reason);
-		smc_lgr_terminate_async(lgr, 0);
-		return;
-	}
-	del = smc_llc_link_by_id(lgr, m->delete_link.link_num);
-	if (!del) {
-		smc_llc_drop(&lgr->llc_late, &smc_llc_rx_total.late);
-		return;
-	}
-	smc_llc_init_msg(lnk, &req, SMC_LLC_DELETE_LINK,
-			 m->flags & SMC_LLC_FLAG_DEL_LINK_ORDERLY);
-	req.delete_link.link_num = del->link_id;
-	req.delete_link.reason = m->delete_link.reason;
-	if (smc_llc_xchg(lnk, &req, SMC_LLC_WAIT_TIME, NULL, &resp) ==
-	    -ETIMEDOUT)
-		atomic_inc(&lgr->llc_timeouts);
-	/* single-link groups: the link was the group */
-	smc_lgr_terminate_async(lgr, 0);
-}
-
-/*
- * Client: the server deletes a link or the group.  The answer names the
- * link asked for, with "no such link" if we have none by that id, and
- * goes out before the link does.
- */
-static void smc_llc_cli_delete_link(struct smc_lgr_link *lnk,
-				    const struct smc_llc_msg_info *m)
-{
-	struct smc_link_group *lgr = lnk->lgr;
-	struct smc_llc_msg_info resp;
-	struct smc_lgr_link *del;
-
-	if (m->flags & SMC_LLC_FLAG_DEL_LINK_ALL) {
-		smc_llc_peer_ends_group(lgr);
-		smc_lgr_terminate_async(lgr, 0);
-		return;
-	}
-	del = smc_llc_link_by_id(lgr, m->delete_link.link_num);
-	smc_llc_init_msg(lnk, &resp, SMC_LLC_DELETE_LINK,
-			 SMC_LLC_FLAG_RESP |
-			 (m->flags & SMC_LLC_FLAG_DEL_LINK_ORDERLY));
-	resp.delete_link.link_num = m->delete_link.link_num;
-	resp.delete_link.reason = del ? 0 : SMC_LLC_DEL_NOLNK;
-	if (!del) {
-		smc_llc_send_msg(lnk, &resp, NULL);
-		return;
-	}
-	smc_llc_send_wait(lnk, &resp);
-	/* single-link groups: the link was the group */
-	smc_lgr_terminate_async(lgr, 0);
-}
-
-/* one request of the peer's that starts a flow; llc_flow_lock held */
-static void smc_llc_flow_one(struct smc_lgr_link *lnk,
-			     const struct smc_llc_msg_info *m)
-{
-	struct smc_link_group *lgr = lnk->lgr;
-
-	lockdep_assert_held(&lgr->llc_flow_lock);
-	switch (m->type) {
-	case SMC_LLC_DELETE_LINK:
-		if (lgr->role == SMC_SERV)
-			smc_llc_srv_delete_link(lnk, m);
-		else
-			smc_llc_cli_delete_link(lnk, m);
-		return;
-	case SMC_LLC_ADD_LINK:
-		/* a client's suggestion: ignored, our server adds none yet */
-		if (lgr->role == SMC_CLNT)
-			smc_llc_cli_add_link(lnk, m);
-		return;
-	default:
-		return;	/* REQ_ADD_LINK: ignored as well */
-	}
-}
-
-/* the first entry of one of the group's LLC queues, or NULL */
-static struct smc_llc_qentry *smc_llc_pop(struct smc_link_group *lgr,
-					  struct list_head *list,
-					  unsigned int *cnt)
+struct smc_llc_qentry *smc_llc_pop(struct smc_link_group *lgr,
+				   struct list_head *list, unsigned int *cnt)
 {
 	struct smc_llc_qentry *e;
 
@@ -1031,37 +731,6 @@ static struct smc_llc_qentry *smc_llc_pop(struct smc_link_group *lgr,
 	}
 	spin_unlock_bh(&lgr->llc_rx_lock);
 	return e;
-}
-
-/**
- * smc_llc_flow_work() - run the peer's flows of a group one at a time
- * @work: lgr->llc_flow_work
- *
- * Each request runs under llc_flow_lock, as local flows do, and may wait
- * for the peer's messages: the receive work hands them over meanwhile.
- * Requests for a link that went away, or of a group being torn down,
- * are dropped.
- *
- * Context: process context, on smc_lgr_wq.
- */
-void smc_llc_flow_work(struct work_struct *work)
-{
-	struct smc_link_group *lgr = container_of(work, struct smc_link_group,
-						  llc_flow_work);
-	struct smc_llc_msg_info m;
-	struct smc_llc_qentry *e;
-
-	while ((e = smc_llc_pop(lgr, &lgr->llc_flow_list,
-				&lgr->llc_flow_cnt))) {
-		mutex_lock(&lgr->llc_flow_lock);
-		/* a link is cleared only under the lock: its state holds */
-		if (lgr->lnk[e->lnk_idx].state != SMC_LNK_UNUSED &&
-		    !READ_ONCE(lgr->torn_down) &&
-		    !smc_llc_decode(e->buf, e->len, &m))
-			smc_llc_flow_one(&lgr->lnk[e->lnk_idx], &m);
-		mutex_unlock(&lgr->llc_flow_lock);
-		kfree(e);
-	}
 }
 
 /* hand @e to the flow work; false if too many wait already */
@@ -1123,8 +792,9 @@ static bool smc_llc_rx_request(struct smc_lgr_link *lnk,
 static bool smc_llc_rx_one(struct smc_lgr_link *lnk, struct smc_llc_qentry *e)
 {
 	struct smc_link_group *lgr = lnk->lgr;
+	bool early, delivered = false, kept = false;
+	struct smc_llc_qentry *old = NULL;
 	struct smc_llc_msg_info m;
-	bool early, delivered = false;
 	u8 key;
 
 	if (smc_llc_decode(e->buf, e->len, &m)) {
@@ -1142,12 +812,19 @@ static bool smc_llc_rx_one(struct smc_lgr_link *lnk, struct smc_llc_qentry *e)
 		memcpy(lnk->llc_resp, e->buf, min_t(unsigned int, e->len,
 						    sizeof(lnk->llc_resp)));
 		lnk->llc_resp_type = key;
+		/* a v2 ADD_LINK's rkeys: the waiter decodes it whole */
+		if (e->len > sizeof(lnk->llc_resp)) {
+			old = lnk->llc_resp_long;
+			lnk->llc_resp_long = e;
+			kept = true;
+		}
 		delivered = true;
 	}
 	spin_unlock_bh(&lgr->llc_rx_lock);
+	kfree(old);
 	if (delivered) {
 		wake_up_all(&lnk->llc_wait);
-		return false;
+		return kept;
 	}
 	if (!(m.flags & SMC_LLC_FLAG_RESP))
 		return smc_llc_rx_request(lnk, &m, e);

@@ -52,6 +52,7 @@
 bool smc_cdc_seqno_host_order;
 EXPORT_SYMBOL_IF_KUNIT(smc_cdc_seqno_host_order);
 bool smc_ib_v1_on_rocev2;
+EXPORT_SYMBOL_IF_KUNIT(smc_ib_v1_on_rocev2);
 bool smc_wr_rx_stall;
 bool smc_rx_urg_no_force;
 static u32 smc_hs_serv_delay_ms;

@@ -23,22 +23,31 @@ lsmod | grep -q '^smc ' && { rmmod smc_diag 2>/dev/null; rmmod smc || exit 1; }
 
 # The smc_wr suite runs on the Soft-RoCE device rxe1 with a RoCEv2 GID
 # on an IPv4 address.  guest-init.sh makes it on net1 of a two-host rig;
-# a one-host rig has no NICs, so give rxe1 a veth end of its own.
-if [ ! -e /sys/class/infiniband/rxe1 ]; then
-	ip link add net1 type veth peer name net1p || fail "no veth for rxe1"
-	ip addr add 10.9.1.1/24 dev net1
-	ip link set net1p up
-	ip link set net1 up
-	rdma link add rxe1 type rxe netdev net1 || fail "rdma link add rxe1"
-fi
-# the GID table fills in asynchronously after the device appears
-gids=/sys/class/infiniband/rxe1/ports/1/gids
-for _ in $(seq 100); do
-	grep -qs '^0000:0000:0000:0000:0000:ffff:' "$gids"/* && break
-	sleep 0.1
+# a one-host rig has no NICs, so give rxe1 a veth end of its own.  The
+# smc_lgr suite's second links want another device, rxe2, on a veth in
+# the same subnet (SMC-Rv2's rule for an alternate path).
+veth_rxe() {	# veth_rxe <n> <address/prefix>
+	[ -e "/sys/class/infiniband/rxe$1" ] && return
+	ip link add "net$1" type veth peer name "net$1p" ||
+		fail "no veth for rxe$1"
+	ip addr add "$2" dev "net$1"
+	ip link set "net$1p" up
+	ip link set "net$1" up
+	rdma link add "rxe$1" type rxe netdev "net$1" ||
+		fail "rdma link add rxe$1"
+}
+veth_rxe 1 10.9.1.1/24
+veth_rxe 2 10.9.1.2/24
+# the GID tables fill in asynchronously after the devices appear
+for d in rxe1 rxe2; do
+	gids=/sys/class/infiniband/$d/ports/1/gids
+	for _ in $(seq 100); do
+		grep -qs '^0000:0000:0000:0000:0000:ffff:' "$gids"/* && break
+		sleep 0.1
+	done
+	grep -qs '^0000:0000:0000:0000:0000:ffff:' "$gids"/* ||
+		fail "$d has no IPv4 RoCEv2 GID"
 done
-grep -qs '^0000:0000:0000:0000:0000:ffff:' "$gids"/* ||
-	fail "rxe1 has no IPv4 RoCEv2 GID"
 # kmemleak: forget what boot left, so that a leak found later is ours
 kmemleak=/sys/kernel/debug/kmemleak
 if [ -w "$kmemleak" ]; then

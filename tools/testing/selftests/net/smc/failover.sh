@@ -5,11 +5,11 @@
 # address in net1's subnet as well, so that rxe2 has a GID there, which
 # the reference rule for a group's second device asks for in SMC-Rv2 (a
 # GID in the subnet of the first link's source address); on 6.1, whose
-# distro module wants PNETIDs, both ports get one PNETID.  Then, with
-# the distro module as the server (upstream is the reference server),
-# our client takes the second link the server offers at first contact:
-# the group is SYMMETRIC within 5 s, and connections the server puts
-# on either link move verified data.  The paths go again at the end.
+# distro module wants PNETIDs, both ports get one PNETID.  Then the
+# server offers a second link at first contact and the client takes it,
+# in each role against the distro module and between our modules: the
+# group is SYMMETRIC within 5 s, and connections the server puts on
+# either link move verified data.  The paths go again at the end.
 # shellcheck disable=SC2317 # functions run through smc_lib_run and trap
 
 . "$(dirname "$0")/lib.sh"
@@ -129,39 +129,50 @@ topology()
 	done
 }
 
-peer_to_distro()
+# peer_module <distro|ours>: ours here, that module on the peer, no
+# link group left from before
+peer_module()
 {
 	smc_lib_mod peer unload && smc_lib_mod local unload &&
 		smc_lib_mod local ensure ours && smc_lib_ueid_set local &&
-		smc_lib_mod peer ensure distro && smc_lib_distro_pnet peer &&
-		smc_lib_ueid_set peer || return 1
+		smc_lib_mod peer ensure "$1" || return 1
+	if [ "$1" = distro ]; then
+		smc_lib_distro_pnet peer || return 1
+	fi
+	smc_lib_ueid_set peer || return 1
 	if ! smc_lib_kernel_ge 6 12; then
 		pnet_common local add && pnet_common peer add || return 1
 	fi
-	[ "$(smc_lib_mod peer which)" = distro ]
+	[ "$(smc_lib_mod peer which)" = "$1" ]
 }
 
-# lgr_type_is <type>: our client group's type, from smcr linkgroup show
+# lgr_type_is <SERV|CLNT> <type>: the type of our group in that role,
+# from smcr linkgroup show
 lgr_type_is()
 {
 	smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup show)" |
-		grep -q '"role":"CLNT","type":"'"$1"'"'
+		grep -q '"role":"'"$1"'","type":"'"$2"'"'
 }
 
-# The first connection makes the group; the server adds its second link
-# right after the first one's CONFIRM_LINK.
+# first_contact_symmetric <server: local|peer>: the first connection
+# makes the group; the server adds its second link right after the
+# first one's CONFIRM_LINK.
 first_contact_symmetric()
 {
 	local args=(--family smc --size 65536 --dir both --seed 5 --timeout 120)
+	local role=CLNT
 
-	smc_lib_pair "$SMC_LIB_DATA_TEST" peer args args || return 1
-	smc_lib_wait_until 5 "the client group SYMMETRIC" lgr_type_is SYM || {
+	[ "$1" = local ] && role=SERV
+	smc_lib_pair "$SMC_LIB_DATA_TEST" "$1" args args || return 1
+	smc_lib_wait_until 5 "our $role group SYMMETRIC" \
+		lgr_type_is "$role" SYM || {
 		smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" linkgroup show)"
 		return 1
 	}
 	smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" linkgroup show)"
 }
 
+# both_links_carry <server: local|peer>
 # shellcheck disable=SC2034 # args by name
 both_links_carry()
 {
@@ -170,13 +181,26 @@ both_links_carry()
 	local SMC_HOOK_LGRS=1
 
 	export SMC_HOOK_LGRS
-	smc_lib_pair "$SMC_LIB_CONNS_TEST" peer args args
+	smc_lib_pair "$SMC_LIB_CONNS_TEST" "$1" args args
 }
 
-smc_lib_plan 4
+smc_lib_plan 11
 smc_lib_run "net2 holds an address in net1's subnet on both hosts" topology
-smc_lib_run "ours here, the distro module on the peer" peer_to_distro
+smc_lib_run "ours here, the distro module on the peer" peer_module distro
 smc_lib_run "ours-client distro-server: SYMMETRIC within 5 s" \
-	first_contact_symmetric
-smc_lib_run "8 connections over both links, verified" both_links_carry
+	first_contact_symmetric peer
+smc_lib_run "8 connections over both links, verified" both_links_carry peer
+smc_lib_run "distro-client ours-server: SYMMETRIC within 5 s" \
+	first_contact_symmetric local
+smc_lib_run "8 connections over both links of our server, verified" \
+	both_links_carry local
+smc_lib_run "ours on both hosts" peer_module ours
+smc_lib_run "ours-client ours-server: SYMMETRIC within 5 s" \
+	first_contact_symmetric local
+smc_lib_run "8 connections over both links of ours, verified" \
+	both_links_carry local
+smc_lib_run "ours-client ours-server, the other way: SYMMETRIC within 5 s" \
+	first_contact_symmetric peer
+smc_lib_run "8 connections over both links of ours, the other way, verified" \
+	both_links_carry peer
 smc_lib_exit
