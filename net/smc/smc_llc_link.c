@@ -290,6 +290,24 @@ out:
 }
 
 /*
+ * New link @nl beside @lnk failed.  Once the peer answered for it, it
+ * learns that the link is gone ("lost path"), as upstream tells it.
+ */
+static void smc_llc_new_link_fail(struct smc_lgr_link *lnk,
+				  struct smc_lgr_link *nl, bool responded)
+{
+	struct smc_llc_msg_info del;
+
+	if (responded) {
+		smc_llc_init_msg(lnk, &del, SMC_LLC_DELETE_LINK, 0);
+		del.delete_link.link_num = nl->link_id;
+		del.delete_link.reason = SMC_LLC_DEL_LOST_PATH;
+		smc_llc_send_msg(lnk, &del, NULL);
+	}
+	smc_lgr_link_clear(nl);
+}
+
+/*
  * Client: the server offers a second link.  Taken if there is room and
  * a path (another device here, or another port there); else refused
  * with "no alternate path", as after any failure.  A failure after our
@@ -334,13 +352,7 @@ static void smc_llc_cli_add_link(struct smc_lgr_link *lnk,
 		smc_llc_link_active(nl, type);
 		return;
 	}
-	if (responded) {
-		smc_llc_init_msg(lnk, &resp, SMC_LLC_DELETE_LINK, 0);
-		resp.delete_link.link_num = nl->link_id;
-		resp.delete_link.reason = SMC_LLC_DEL_LOST_PATH;
-		smc_llc_send_msg(lnk, &resp, NULL);
-	}
-	smc_lgr_link_clear(nl);
+	smc_llc_new_link_fail(lnk, nl, responded);
 reject:
 	smc_llc_init_msg(lnk, &resp, SMC_LLC_ADD_LINK,
 			 SMC_LLC_FLAG_RESP | SMC_LLC_FLAG_ADD_LINK_REJ);
@@ -497,7 +509,6 @@ static void smc_llc_srv_add_link(struct smc_lgr_link *lnk)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	enum smc_lgr_type type = SMC_LGR_SYMMETRIC;
-	struct smc_llc_msg_info del;
 	bool responded = false;
 	struct smc_ib_select sel;
 	struct smc_lgr_link *nl;
@@ -527,13 +538,7 @@ static void smc_llc_srv_add_link(struct smc_lgr_link *lnk)
 		smc_llc_link_active(nl, type);
 		return;
 	}
-	if (responded) {
-		smc_llc_init_msg(lnk, &del, SMC_LLC_DELETE_LINK, 0);
-		del.delete_link.link_num = nl->link_id;
-		del.delete_link.reason = SMC_LLC_DEL_LOST_PATH;
-		smc_llc_send_msg(lnk, &del, NULL);
-	}
-	smc_lgr_link_clear(nl);
+	smc_llc_new_link_fail(lnk, nl, responded);
 }
 
 /**
