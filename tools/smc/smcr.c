@@ -51,7 +51,9 @@ static void usage(FILE *f)
 		"  ueid show|flush            list or remove all user EIDs\n"
 		"  ueid add|del UEID          add or remove a user EID\n"
 		"  stats [show|json|reset]    connection and fallback counters\n"
-		"  linkgroup show             SMC-R link groups\n"
+		"  linkgroup show [all|LG-ID] SMC-R link groups\n"
+		"  linkgroup link-show [all|LG-ID]\n"
+		"                             their links\n"
 		"  device show                SMC-R devices\n"
 		"\n"
 		"  -j, --json      JSON output\n"
@@ -469,56 +471,131 @@ static const char *lgr_type_name(unsigned int type)
 	return type < ARRAY_SIZE(names) ? names[type] : "?";
 }
 
-/* one line (or JSON object) per SMC-R link group */
+static const char *link_state_name(unsigned int state)
+{
+	static const char * const names[] = {
+		"UNUSED", "INACTIVE", "ACTIVATING", "ACTIVE",
+	};
+
+	return state < ARRAY_SIZE(names) ? names[state] : "?";
+}
+
+/* what a link group dump prints, and of which group */
+struct lgr_walk {
+	unsigned int	count;		/* objects printed */
+	bool		links;		/* link-show: the links, not groups */
+	bool		all;		/* every group, else only @want */
+	unsigned int	want;		/* the LG-ID asked for */
+	bool		in_want;	/* the last group message was wanted */
+	unsigned int	id;		/* and its id */
+	const char	*role;		/* its role */
+};
+
+/* one line (or JSON object) per link of the current group */
+static void link_print(const struct nlattr *nest, struct lgr_walk *w)
+{
+	const struct nlattr *tb[SMC_NLA_LINK_MAX + 1];
+	unsigned int id, port, conns, ifindex;
+	char ndev[IF_NAMESIZE] = "-";
+	const char *state, *ibdev, *gid, *peer_gid;
+
+	smc_genl_parse(tb, SMC_NLA_LINK_MAX, smc_genl_data(nest),
+		       smc_genl_len(nest));
+	id = smc_genl_uint(tb[SMC_NLA_LINK_ID]);
+	port = smc_genl_uint(tb[SMC_NLA_LINK_IB_PORT]);
+	conns = smc_genl_uint(tb[SMC_NLA_LINK_CONN_CNT]);
+	ifindex = smc_genl_uint(tb[SMC_NLA_LINK_NET_DEV]);
+	if (!ifindex || !if_indextoname(ifindex, ndev))
+		snprintf(ndev, sizeof(ndev), "-");
+	state = link_state_name(smc_genl_uint(tb[SMC_NLA_LINK_STATE]));
+	ibdev = smc_genl_str(tb[SMC_NLA_LINK_IB_DEV]);
+	gid = smc_genl_str(tb[SMC_NLA_LINK_GID]);
+	peer_gid = smc_genl_str(tb[SMC_NLA_LINK_PEER_GID]);
+	if (json)
+		printf("%s{\"lgr_id\":\"%08x\",\"role\":\"%s\",\"link_id\":%u,\"state\":\"%s\",\"ib_dev\":\"%s\",\"ib_port\":%u,\"net_dev\":\"%s\",\"conns\":%u,\"gid\":\"%s\",\"peer_gid\":\"%s\"}",
+		       w->count ? "," : "", w->id, w->role, id, state, ibdev,
+		       port, ndev, conns, gid, peer_gid);
+	else
+		printf("%08x %-4s %-7u %-10s %-8s %-4u %-8s %-6u %-39s %s\n",
+		       w->id, w->role, id, state, ibdev, port, ndev, conns, gid,
+		       peer_gid);
+	w->count++;
+}
+
+/*
+ * A group's message, then (link dump) one message per link of it: one
+ * line (or JSON object) per group, or per link of the groups asked for.
+ */
 static int lgr_cb(const struct nlattr *attrs, int len, uint8_t cmd,
 		  void *arg)
 {
 	const struct nlattr *top[SMC_GEN_MAX + 1], *tb[SMC_NLA_LGR_R_MAX + 1];
-	unsigned int *count = arg;
+	struct lgr_walk *w = arg;
 	const char *pnetid;
-	unsigned int id, role, type, vlan, conns;
+	unsigned int type, vlan, conns;
 
 	(void)cmd;
 	smc_genl_parse(top, SMC_GEN_MAX, attrs, len);
+	if (top[SMC_GEN_LINK_SMCR]) {
+		if (w->links && w->in_want)
+			link_print(top[SMC_GEN_LINK_SMCR], w);
+		return 0;
+	}
 	if (!top[SMC_GEN_LGR_SMCR])
 		return 0;
 	smc_genl_parse(tb, SMC_NLA_LGR_R_MAX, smc_genl_data(top[SMC_GEN_LGR_SMCR]),
 		       smc_genl_len(top[SMC_GEN_LGR_SMCR]));
-	id = smc_genl_uint(tb[SMC_NLA_LGR_R_ID]);
-	role = smc_genl_uint(tb[SMC_NLA_LGR_R_ROLE]);
+	w->id = smc_genl_uint(tb[SMC_NLA_LGR_R_ID]);
+	w->role = smc_genl_uint(tb[SMC_NLA_LGR_R_ROLE]) ? "SERV" : "CLNT";
+	w->in_want = w->all || w->id == w->want;
+	if (w->links || !w->in_want)
+		return 0;
 	type = smc_genl_uint(tb[SMC_NLA_LGR_R_TYPE]);
 	vlan = smc_genl_uint(tb[SMC_NLA_LGR_R_VLAN_ID]);
 	conns = smc_genl_uint(tb[SMC_NLA_LGR_R_CONNS_NUM]);
 	pnetid = tb[SMC_NLA_LGR_R_PNETID] ? smc_genl_str(tb[SMC_NLA_LGR_R_PNETID]) : "";
 	if (json)
 		printf("%s{\"lgr_id\":\"%08x\",\"role\":\"%s\",\"type\":\"%s\",\"vlan\":%u,\"conns\":%u,\"pnetid\":\"%s\"}",
-		       *count ? "," : "", id, role ? "SERV" : "CLNT",
+		       w->count ? "," : "", w->id, w->role,
 		       lgr_type_name(type), vlan, conns, pnetid);
 	else
-		printf("%08x %-8s %-8s %-5u %-7u %s\n", id,
-		       role ? "SERV" : "CLNT", lgr_type_name(type), vlan,
-		       conns, *pnetid ? pnetid : "-");
-	++*count;
+		printf("%08x %-8s %-8s %-5u %-7u %s\n", w->id, w->role,
+		       lgr_type_name(type), vlan, conns, *pnetid ? pnetid : "-");
+	w->count++;
 	return 0;
 }
 
+/* linkgroup show|link-show [all|LG-ID] */
 static int do_linkgroup(int argc, char **argv)
 {
-	unsigned int n = 0;
+	struct lgr_walk w = { .all = true };
+	char *end;
 	int rc;
 
-	if (argc > 1 || (argc && strcmp(argv[0], "show"))) {
-		usage(stderr);
-		return 1;
+	if (argc > 2 || (argc && strcmp(argv[0], "show") &&
+			 strcmp(argv[0], "link-show")))
+		goto bad;
+	w.links = argc && !strcmp(argv[0], "link-show");
+	if (argc == 2 && strcmp(argv[1], "all")) {
+		w.all = false;
+		w.want = strtoul(argv[1], &end, 16);
+		if (!*argv[1] || *end)
+			goto bad;
 	}
 	if (json)
 		printf("[");
+	else if (w.links)
+		printf("LG-ID    Role Link-ID State      IB-Dev   Port Net-Dev  #Conns Local-GID                               Peer-GID\n");
 	else
 		printf("LG-ID    LG-Role  LG-Type  VLAN  #Conns  PNET-ID\n");
-	rc = request(SMC_NETLINK_GET_LGR_SMCR, true, NULL, lgr_cb, &n);
+	rc = request(w.links ? SMC_NETLINK_GET_LINK_SMCR :
+			       SMC_NETLINK_GET_LGR_SMCR, true, NULL, lgr_cb, &w);
 	if (json)
 		printf("]\n");
 	return rc ? die_rc(rc) : 0;
+bad:
+	usage(stderr);
+	return 1;
 }
 
 /* ---- device ----------------------------------------------------------- */

@@ -154,6 +154,24 @@ lgr_type_is()
 		grep -q '"role":"'"$1"'","type":"'"$2"'"'
 }
 
+# two_links_listed <SERV|CLNT>: smcr linkgroup link-show lists our
+# group's two links in that role ACTIVE, one on each device
+two_links_listed()
+{
+	local out devs
+
+	out=$(smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup link-show)") ||
+		return 1
+	smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" linkgroup link-show)"
+	devs=$(grep -o '{[^}]*}' <<<"$out" | grep "\"role\":\"$1\"" |
+		grep '"state":"ACTIVE"' | grep -o '"ib_dev":"rxe[12]"' | sort -u |
+		wc -l)
+	[ "$devs" -eq 2 ] || {
+		echo "FAIL link-show: ACTIVE $1 links on $devs device(s), want 2"
+		return 1
+	}
+}
+
 # first_contact_symmetric <server: local|peer>: the first connection
 # makes the group; the server adds its second link right after the
 # first one's CONFIRM_LINK.
@@ -170,6 +188,7 @@ first_contact_symmetric()
 		return 1
 	}
 	smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" linkgroup show)"
+	two_links_listed "$role"
 }
 
 # both_links_carry <server: local|peer>
