@@ -122,7 +122,8 @@ dump()
 	smc_lib_on "$1" "$cmd"
 }
 
-# the ports' ifindexes must agree for a byte-wise comparison
+# the ports' ifindexes must agree for a byte-wise comparison; a host's
+# interfaces may come up in another order than the peer's
 same_ifindex()
 {
 	local n l p
@@ -131,7 +132,7 @@ same_ifindex()
 		l=$(cat "/sys/class/net/net$n/ifindex")
 		p=$(smc_lib_peer "cat /sys/class/net/net$n/ifindex")
 		[ "$l" = "$p" ] || {
-			echo "FAIL net$n has ifindex $l here, $p on the peer"
+			echo "net$n has ifindex $l here, $p on the peer"
 			return 1
 		}
 	done
@@ -139,26 +140,26 @@ same_ifindex()
 
 # our dump (and smcr's view of it) against the distro module's on the
 # peer; netlink attributes are in host byte order, so the raw dumps are
-# compared byte for byte only when both hosts have one byte order, and
-# smcr's decoded view always
+# compared byte for byte only when both hosts have one byte order and
+# the same ifindexes, and smcr's decoded view always, where each host's
+# ifindex shows as its netdev's name
 like_distro()
 {
-	local ours peer
+	local ours peer noidx='s/"ifindex":[0-9]*,//g'
 
-	same_ifindex || return 1
 	ours=$(dump local)
 	peer=$(dump peer)
 	printf '%s\n' "$ours"
 	grep -q '^msg 6 ' <<<"$ours" || { echo "FAIL empty dump"; return 1; }
-	if [ "$same_order" = 1 ]; then
+	if [ "$same_order" = 1 ] && same_ifindex; then
 		diff -u <(printf '%s\n' "$peer") <(printf '%s\n' "$ours") || {
 			echo "FAIL the dump differs from the distro module's"; return 1; }
 	else
 		grep -q '^msg 6 ' <<<"$peer" || { echo "FAIL empty dump on the peer"; return 1; }
-		echo "peer of the other byte order: raw dumps not compared"
+		echo "peer of the other byte order or ifindexes: raw dumps not compared"
 	fi
-	ours=$("$SMCR" -j device show)
-	peer=$(smc_lib_peer "$(smc_lib_q "$SMCR" -j device show)")
+	ours=$("$SMCR" -j device show | sed "$noidx")
+	peer=$(smc_lib_peer "$(smc_lib_q "$SMCR" -j device show)" | sed "$noidx")
 	diff -u <(printf '%s\n' "$peer") <(printf '%s\n' "$ours") || {
 		echo "FAIL smcr shows the devices differently"; return 1; }
 }
@@ -188,7 +189,7 @@ pnet_both()
 
 pnetid_shown()
 {
-	local obj
+	local obj rc
 
 	pnet_both -a NETA -I net1 || return 1
 	pnet_both -a NETA -D rxe1 -P 1 || return 1
@@ -196,8 +197,11 @@ pnetid_shown()
 	echo "$obj"
 	[[ "$obj" == *'"pnetid":"NETA","pnet_usr":true}' ]] || {
 		echo "FAIL rxe1 port 1 does not show PNETID NETA"; return 1; }
-	like_distro || return 1
+	# the flush also after a failure: later cases need no PNETIDs
+	like_distro
+	rc=$?
 	pnet_both -f || return 1
+	[ "$rc" = 0 ] || return 1
 	obj=$(json_port rxe1)
 	[[ "$obj" == *'"pnetid":"","pnet_usr":false}' ]] || {
 		echo "FAIL PNETID still shown after flush: $obj"; return 1; }
