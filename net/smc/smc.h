@@ -96,8 +96,9 @@ enum {
  * @listen_work: listener: takes new TCP children off the clcsock
  * @listen_wait: listener: entry on the listening socket's wait queue
  *	that starts @listen_work when TCP queues a child
- * @conn: the SMC-R connection, live once SMC_SOCK_SMCR is set; while it
- *	is registered in a link group it holds a reference on the sock
+ * @conn: the SMC-R connection, live once SMC_SOCK_SMCR is set; the
+ *	sock's own references (the file's, the orphan's, an unaccepted
+ *	child's) keep it until smc_conn_free() takes it out of its group
  * @close_work: runs the close protocol on the peer's flags, aborts and
  *	link-group failures (smc_close.c), under the sock lock
  * @orphan_work: bounds how long a released socket waits for its peer
@@ -229,7 +230,6 @@ int smc_hs_server(struct smc_sock *smc);
 void smc_hs_local_systemid(u8 *id);
 
 /* smc_conn.c */
-void smc_conn_sock_init(struct smc_sock *smc);
 void smc_conn_free(struct smc_sock *smc);
 
 /* smc_stream.c: the socket calls of an SMC-R connection */

@@ -408,7 +408,8 @@ struct smc_host_cursors {
  * @bytes_to_rcv: bytes in our RMBE the application has not read
  * @tx_cdc_seq: sequence number of our last CDC message
  * @tx_cdc_seq_fin: sequence number of our last completed CDC message
- * @cdc_pend: CDC sends posted and not completed (close waits for 0)
+ * @cdc_pend: CDC sends posted and not completed (autocork holds small
+ *	sends while one is)
  * @tx_work: sends what the send path left (corked, or no slot free)
  * @urg_state: urgent data state of the receive side
  * @urg_rx_byte: the received urgent byte

@@ -2,8 +2,9 @@
 /*
  * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
  *
- * /sys/kernel/debug/smc/: read-only diagnostics (cdc_rx, llc_rx, ib_select,
- * pnetid), and in a test build the test hooks and fault switches
+ * /sys/kernel/debug/smc/: diagnostics, root only (the counters cdc_rx and
+ * llc_rx; ib_select and pnetid answer a request written to them), and in
+ * a test build the test hooks and fault switches
  * (smc_test_hooks.c).  Without debugfs these calls do nothing and the
  * module works as usual.
  */

@@ -32,8 +32,8 @@
  *   pnetid=PNETID|-     the PNETID SMC-R uses
  *   usr=0|1             that one came from the table
  *
- * /sys/kernel/debug/smc/v1_on_rocev2 is the test-only switch that lets
- * SMC-Rv1 run over an IPv4-mapped RoCEv2 GID (smc_ib.c says why).
+ * The test build's switch v1_on_rocev2, which lets SMC-Rv1 run over an
+ * IPv4-mapped RoCEv2 GID (smc_ib.c says why), is in smc_test_hooks.c.
  */
 
 #include <linux/debugfs.h>

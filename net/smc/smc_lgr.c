@@ -7,9 +7,11 @@
  * with alert tokens, the idle free and the termination of a group.
  *
  * Lifetime: a group starts with one reference owned by its namespace
- * list and one for its creator.  Each registered connection and each
- * queued work item holds another.  Tearing the group down (idle free,
- * termination, namespace exit) happens once, in process context: it
+ * list and one for its creator.  Each registered connection and a queued
+ * free_work or terminate_work holds another; the LLC works and the
+ * links' keepalives hold none, the teardown cancels them.  Tearing the
+ * group down (idle free, termination, namespace exit) happens once, in
+ * process context: it
  * takes the group off the list, destroys the links and drops the list's
  * reference.  The memory (and the buffers, which connections may still
  * point to) goes with the last reference.
