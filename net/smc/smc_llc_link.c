@@ -236,11 +236,7 @@ static int smc_llc_cli_add_link_up(struct smc_lgr_link *lnk,
 	struct smc_llc_msg_info resp;
 	int n, rc;
 
-	rc = smc_lgr_link_rtr(nl);
-	if (!rc)
-		rc = smc_wr_qp_to_rts(&nl->wr);
-	if (!rc)
-		rc = smc_buf_reg_link(nl);
+	rc = smc_llc_link_ready(nl);
 	if (rc)
 		return rc;
 	ours = kcalloc(SMC_RMBS_PER_LGR_MAX, sizeof(*ours), GFP_KERNEL);
