@@ -97,6 +97,28 @@ static inline void smc_cursor_add(u32 size, union smc_cursor *c, u32 value)
 }
 
 /**
+ * smc_cursor_sub() - move a cursor back
+ * @size: ring size
+ * @c: the cursor, moved in place
+ * @value: bytes to move back, at most @size
+ *
+ * The inverse of smc_cursor_add(): going back past the start of the
+ * ring returns to the previous lap.
+ *
+ * Context: any context.
+ */
+static inline void smc_cursor_sub(u32 size, union smc_cursor *c, u32 value)
+{
+	DEBUG_NET_WARN_ON_ONCE(value > size || c->count >= size);
+	if (value > c->count) {
+		c->count = c->count + size - value;
+		c->wrap--;
+	} else {
+		c->count -= value;
+	}
+}
+
+/**
  * smc_cursor_diff() - bytes from one cursor to a later one
  * @size: ring size
  * @old: the earlier cursor
@@ -233,6 +255,62 @@ static inline bool smc_cons_update_needed(const struct smc_cons_update *u)
 	peer_free = smc_cursor_free(u->rmbe_size, &u->confirmed,
 				    &u->peer_prod);
 	return peer_free <= u->rmbe_size / 2 || u->peer_write_blocked;
+}
+
+/**
+ * struct smc_tx_rewind - a sender's cursors when its connection moves to
+ *	another link
+ * @fin: send ring: end of the data whose CDC completed on the old link
+ * @sent: send ring: end of the data written to the peer
+ * @prod: the peer's RMBE: our producer cursor, where @sent landed
+ * @peer_cons: the peer's RMBE: its consumer cursor, as it last told us
+ * @freed: out: send ring bytes freed without a completion (the peer
+ *	consumed them, so it had them)
+ * @space: out: free bytes of the peer's RMBE from the new cursors
+ *
+ * The send ring and the peer's RMBE carry the same stream, so @sent and
+ * @prod move together and the producer cursor at @fin is @prod less the
+ * bytes between @fin and @sent.  The stream position to start from is the
+ * later of @fin and @peer_cons.
+ */
+struct smc_tx_rewind {
+	union smc_cursor	fin;
+	union smc_cursor	sent;
+	union smc_cursor	prod;
+	union smc_cursor	peer_cons;
+	u32			freed;
+	u32			space;
+};
+
+/**
+ * smc_tx_rewind() - where a sender starts again on a new link
+ * @sndlen: send ring size
+ * @rmbelen: the peer's RMBE size
+ * @r: the cursors, updated in place
+ *
+ * Only a completed CDC proves the peer got the writes before it (RC
+ * ordering on one QP): @sent and @prod go back to @fin and the producer
+ * cursor there, and everything after is written again at the same RMBE
+ * offsets.  What the peer's consumer cursor shows it read past that
+ * point arrived, though its CDC's completion was lost: the cursors skip
+ * it, and its send ring space is freed.  Rewritten bytes the peer has
+ * already are the same bytes, which the send ring kept.
+ *
+ * Context: any context; the caller holds what keeps the cursors still.
+ */
+static inline void smc_tx_rewind(u32 sndlen, u32 rmbelen,
+				 struct smc_tx_rewind *r)
+{
+	u32 unconfirmed = smc_cursor_diff(sndlen, &r->fin, &r->sent);
+	u32 unread = smc_cursor_diff(rmbelen, &r->peer_cons, &r->prod);
+	u32 back = min(unconfirmed, unread);
+
+	/* the peer read what it consumed: only the rest goes again */
+	smc_cursor_add(sndlen, &r->fin, unconfirmed - back);
+	r->sent = r->fin;
+	smc_cursor_sub(rmbelen, &r->prod, back);
+	r->freed = unconfirmed - back;
+	r->space = rmbelen - (unread - back);
 }
 
 #endif /* _NET_SMC_CURSOR_H */

@@ -2,8 +2,9 @@
 /*
  * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
  *
- * KUnit suites for the data layer's arithmetic: cursors and the
- * consumer-cursor update rule (smc_cursor.h), and buffer sizes
+ * KUnit suites for the data layer's arithmetic: cursors, the
+ * consumer-cursor update rule and the sender's rewind at a link switch
+ * (smc_cursor.h), and buffer sizes
  * (smc_bufsize.c).
  */
 
@@ -225,6 +226,80 @@ static void smc_cursor_cons_update(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, smc_cons_update_needed(&u));
 }
 
+static void smc_cursor_sub_wrap(struct kunit *test)
+{
+	union smc_cursor c = cur(1, 6);
+
+	smc_cursor_sub(SZ_16K, &c, 6);
+	expect_cursor(test, c, 1, 0);
+	/* back past the start: the previous lap */
+	smc_cursor_sub(SZ_16K, &c, 1);
+	expect_cursor(test, c, 0, SZ_16K - 1);
+	smc_cursor_sub(SZ_16K, &c, SZ_16K);
+	expect_cursor(test, c, 0xffff, SZ_16K - 1);
+	c = cur(0, 0);
+	smc_cursor_sub(SZ_16K, &c, SZ_16K);
+	expect_cursor(test, c, 0xffff, 0);
+	c = cur(0, 616);
+	smc_cursor_sub(SZ_16K, &c, 1000);
+	expect_cursor(test, c, 0xffff, 16000);
+}
+
+/* the cursor @x bytes into a stream that starts at @start */
+static union smc_cursor stream_at(u32 size, union smc_cursor start, u32 x)
+{
+	while (x) {
+		u32 step = min(x, size);
+
+		smc_cursor_add(size, &start, step);
+		x -= step;
+	}
+	return start;
+}
+
+/*
+ * The rewind at a link switch against a model in stream offsets, for
+ * every state of small rings that start just before the wrap counter
+ * wraps: written up to W, confirmed up to F, consumed by the peer up to
+ * C.  The sender starts again at max(F, C), frees what the peer
+ * consumed past F, and the peer's RMBE has room for all it has not.
+ */
+static void smc_cursor_tx_rewind(struct kunit *test)
+{
+	const u32 snd = 7, rmbe = 5;
+	const union smc_cursor s0 = cur(0xfffe, 3), p0 = cur(0xffff, 2);
+	u32 w, f, cns, checked = 0;
+
+	for (w = 0; w < 40; w++) {
+		for (f = w > snd ? w - snd : 0; f <= w; f++) {
+			for (cns = w > rmbe ? w - rmbe : 0; cns <= w; cns++) {
+				struct smc_tx_rewind r = {
+					.fin = stream_at(snd, s0, f),
+					.sent = stream_at(snd, s0, w),
+					.prod = stream_at(rmbe, p0, w),
+					.peer_cons = stream_at(rmbe, p0, cns),
+				};
+				u32 at = max(f, cns);
+				union smc_cursor e_snd = stream_at(snd, s0, at);
+				union smc_cursor e_prod = stream_at(rmbe, p0, at);
+
+				smc_tx_rewind(snd, rmbe, &r);
+				KUNIT_ASSERT_EQ(test, r.fin.acurs.counter,
+						e_snd.acurs.counter);
+				KUNIT_ASSERT_EQ(test, r.sent.acurs.counter,
+						e_snd.acurs.counter);
+				KUNIT_ASSERT_EQ(test, r.prod.acurs.counter,
+						e_prod.acurs.counter);
+				KUNIT_ASSERT_EQ(test, r.freed, at - f);
+				KUNIT_ASSERT_EQ(test, r.space,
+						rmbe - (at - cns));
+				checked++;
+			}
+		}
+	}
+	KUNIT_EXPECT_GT(test, checked, 1000);
+}
+
 static struct kunit_case smc_cursor_cases[] = {
 	KUNIT_CASE(smc_cursor_add_wrap),
 	KUNIT_CASE(smc_cursor_diff_wrap),
@@ -233,6 +308,8 @@ static struct kunit_case smc_cursor_cases[] = {
 	KUNIT_CASE(smc_cursor_misc),
 	KUNIT_CASE(smc_cursor_update_limit),
 	KUNIT_CASE(smc_cursor_cons_update),
+	KUNIT_CASE(smc_cursor_sub_wrap),
+	KUNIT_CASE(smc_cursor_tx_rewind),
 	{}
 };
 
