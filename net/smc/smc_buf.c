@@ -336,7 +336,8 @@ int smc_buf_reg_link(struct smc_lgr_link *lnk)
 }
 
 /**
- * smc_buf_unreg_link() - undo every registration and mapping on a link
+ * smc_buf_unreg_link() - undo every registration and mapping on a link,
+ *	and forget the peer's rkeys on it
  * @lnk: the link, about to be destroyed, quiesced (smc_wr_link_quiesce()):
  *	an unsignaled WRITE still posted reads its send buffer, and with an
  *	IOMMU an unmapped one faults
@@ -358,6 +359,11 @@ void smc_buf_unreg_link(struct smc_lgr_link *lnk)
 			smc_buf_unreg_one(lnk, desc);
 	}
 	mutex_unlock(&lgr->bufs_lock);
+	/* a link added in this slot later learns the peer's rkeys anew */
+	spin_lock_bh(&lgr->rtokens_lock);
+	for (i = 0; i < SMC_RMBS_PER_LGR_MAX; i++)
+		lgr->rtokens[i][lnk->idx] = (struct smc_rtoken){};
+	spin_unlock_bh(&lgr->rtokens_lock);
 }
 
 /**

@@ -32,12 +32,14 @@ static void smc_cdc_count(struct smc_cdc_stats *st, size_t stat)
 
 /*
  * What the completion of one CDC touches: the connection, pinned by
- * ops->hold(), and how far the send buffer may be freed.
+ * ops->hold(), how far the send buffer may be freed, and the link epoch
+ * it was sent in.
  */
 struct smc_cdc_tx_pend {
 	struct smc_connection	*conn;
 	union smc_cursor	sent;
 	u16			seqno;
+	u8			epoch;
 };
 
 /**
@@ -56,6 +58,7 @@ void smc_conn_data_init(struct smc_connection *conn,
 	memset(&conn->local_tx_ctrl, 0, sizeof(conn->local_tx_ctrl));
 	memset(&conn->local_rx_ctrl, 0, sizeof(conn->local_rx_ctrl));
 	memset(&conn->rx_curs_confirmed, 0, sizeof(conn->rx_curs_confirmed));
+	memset(&conn->tx_prod_max, 0, sizeof(conn->tx_prod_max));
 	memset(&conn->tx_curs_prep, 0, sizeof(conn->tx_curs_prep));
 	memset(&conn->tx_curs_sent, 0, sizeof(conn->tx_curs_sent));
 	memset(&conn->tx_curs_fin, 0, sizeof(conn->tx_curs_fin));
@@ -163,40 +166,45 @@ static void smc_cdc_tx_done(struct smc_link *wrlnk, void *priv,
 	struct smc_cdc_tx_pend *pend = priv;
 	struct smc_connection *conn = pend->conn;
 	union smc_cursor fin;
-	bool idle, stopped;
+	bool idle, moved, stopped;
 	u32 freed = 0;
 
 	spin_lock_bh(&conn->send_lock);
-	/* once stopped, the connection may have given its buffers back */
+	/*
+	 * Once stopped, the connection may have given its buffers back.
+	 * A completion from before a move to another link says nothing
+	 * about the cursors, which the move rewound.  A failed one took
+	 * its link down, and the failover moves the connection or ends
+	 * the group: it is no error of the connection's.
+	 */
 	stopped = test_bit(SMC_TX_STOPPED, &conn->tx_flags);
-	if (!stopped && status == IB_WC_SUCCESS) {
-		fin = smc_cursor_read(&conn->tx_curs_fin);
-		/* completions come in order; never move back regardless */
-		if (!smc_cursor_behind(&fin, &pend->sent)) {
-			freed = smc_cursor_diff(conn->sndbuf_desc->len, &fin,
-						&pend->sent);
-			smc_cursor_write(&conn->tx_curs_fin, pend->sent);
-			conn->tx_cdc_seq_fin = pend->seqno;
-			atomic_add(freed, &conn->sndbuf_space);
-		}
-	} else if (!stopped && !conn->tx_err) {
-		conn->tx_err = -ECONNABORTED;
+	moved = pend->epoch != conn->tx_epoch;
+	if (stopped || moved || status != IB_WC_SUCCESS) {
+		idle = atomic_dec_and_test(&conn->cdc_pend);
+		spin_unlock_bh(&conn->send_lock);
+		/* autocorking may hold sends until no CDC is in flight */
+		if (idle && moved && !stopped)
+			smc_tx_pending(conn);
+		goto out;
+	}
+	fin = smc_cursor_read(&conn->tx_curs_fin);
+	/* completions come in order; never move back regardless */
+	if (!smc_cursor_behind(&fin, &pend->sent)) {
+		freed = smc_cursor_diff(conn->sndbuf_desc->len, &fin,
+					&pend->sent);
+		smc_cursor_write(&conn->tx_curs_fin, pend->sent);
+		conn->tx_cdc_seq_fin = pend->seqno;
+		atomic_add(freed, &conn->sndbuf_space);
 	}
 	idle = atomic_dec_and_test(&conn->cdc_pend);
 	spin_unlock_bh(&conn->send_lock);
-	kfree(pend);
 
-	if (stopped)
-		goto out;
-	if (status == IB_WC_SUCCESS) {
-		/* what autocorking held back while this was in flight */
-		smc_tx_pending(conn);
-		if (freed || idle)
-			conn->ops->write_space(conn);
-	} else {
-		conn->ops->state_change(conn);
-	}
+	/* what autocorking held back while this was in flight */
+	smc_tx_pending(conn);
+	if (freed || idle)
+		conn->ops->write_space(conn);
 out:
+	kfree(pend);
 	conn->ops->put(conn);
 }
 
@@ -241,6 +249,7 @@ int smc_cdc_send_locked(struct smc_connection *conn,
 	pend->conn = conn;
 	pend->sent = smc_cursor_read(&conn->tx_curs_sent);
 	pend->seqno = m.seqno;
+	pend->epoch = conn->tx_epoch;
 	conn->ops->hold(conn);
 	atomic_inc(&conn->cdc_pend);
 	rc = smc_wr_send(&conn->lnk->wr, slot, smc_cdc_tx_done, pend);
@@ -263,6 +272,34 @@ int smc_cdc_send_locked(struct smc_connection *conn,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_cdc_send_locked);
+
+/**
+ * smc_cdc_send_validation() - the failover check after a move to a link
+ * @conn: the connection, on its new link
+ * @slot: a send slot of @conn->lnk, consumed either way
+ *
+ * The message carries only the token, the failover flag and the
+ * sequence number of our last CDC that completed on the old link: a
+ * peer that never took that one lost cursors with it and aborts the
+ * connection (protocol reference 2.7).  Its sequence number is no new
+ * one, and it pins nothing: its completion touches nothing.
+ *
+ * Context: any context; @conn->send_lock held.
+ * Return: 0 or a negative errno.
+ */
+int smc_cdc_send_validation(struct smc_connection *conn,
+			    struct smc_wr_tx_slot *slot)
+{
+	struct smc_cdc_msg_info m = {
+		.seqno = conn->tx_cdc_seq_fin,
+		.token = conn->peer_token,
+		.prod_flags = SMC_CDC_PROD_FAILOVER,
+	};
+
+	lockdep_assert_held(&conn->send_lock);
+	smc_cdc_encode(smc_wr_slot_buf(slot), &m);
+	return smc_wr_send(&conn->lnk->wr, slot, NULL, NULL);
+}
 
 /**
  * smc_cdc_send_flags() - send connection state flags to the peer
@@ -375,7 +412,12 @@ static int smc_cdc_rx_conn(struct smc_connection *conn,
 		rewound = true;
 	}
 	cons = smc_cursor_read(&conn->local_tx_ctrl.cons);
-	prod = smc_cursor_read(&conn->local_tx_ctrl.prod);
+	/*
+	 * After our move to another link the peer may consume what we
+	 * wrote on the old one beyond our rewound producer cursor: that
+	 * far it got data from us; the next push catches up with it.
+	 */
+	prod = smc_cursor_read(&conn->tx_prod_max);
 	if (!smc_cdc_prod_ok(&cons, &m_prod) ||
 	    smc_cursor_comp(peer_size, &m_cons, &prod) < 0) {
 		smc_cdc_count(st, SMC_CDC_STAT(rx_backwards));

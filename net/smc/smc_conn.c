@@ -211,7 +211,6 @@ again:
 	if (rc)
 		return cs->first_contact ? SMC_CLC_DECL_INTERR :
 					   SMC_CLC_DECL_NOACTLINK;
-	atomic_inc(&conn->lnk->conn_cnt);
 
 	if (!cs->first_contact && !conn->rmb_desc->confirmed &&
 	    smc_llc_confirm_rkey(conn->lnk, conn->rmb_desc))
@@ -222,8 +221,10 @@ again:
 /**
  * smc_conn_peer_rmb() - where this connection writes: the peer's RMBE
  * @smc: SMC socket in its CLC handshake, after smc_conn_create()
+ * @lnk: the link the Accept or Confirm named (a failover may have moved
+ *	the connection off it since)
  * @vaddr: the peer's RMB address, from its Accept or Confirm
- * @rkey: its rkey on the connection's link
+ * @rkey: its rkey on @lnk
  * @rmbe_idx: the RMBE index in the RMB, 1-based
  * @rmbe_size: the compressed RMBE size
  * @peer_token: the peer's alert token for this connection
@@ -231,8 +232,9 @@ again:
  * Context: process context (the handshake work).
  * Return: 0, or the SMC_CLC_DECL_* reason to decline with.
  */
-u32 smc_conn_peer_rmb(struct smc_sock *smc, u64 vaddr, u32 rkey,
-		      u8 rmbe_idx, u8 rmbe_size, u32 peer_token)
+u32 smc_conn_peer_rmb(struct smc_sock *smc, struct smc_lgr_link *lnk,
+		      u64 vaddr, u32 rkey, u8 rmbe_idx, u8 rmbe_size,
+		      u32 peer_token)
 {
 	struct smc_connection *conn = &smc->conn;
 	unsigned int size = smc_clc_bufsize_decompress(rmbe_size);
@@ -240,7 +242,7 @@ u32 smc_conn_peer_rmb(struct smc_sock *smc, u64 vaddr, u32 rkey,
 
 	if (!rmbe_idx || !peer_token || !size)
 		return SMC_CLC_DECL_INTERR;
-	idx = smc_rtoken_add(conn->lgr, conn->lnk->idx, vaddr, rkey);
+	idx = smc_rtoken_add(conn->lgr, lnk->idx, vaddr, rkey);
 	if (idx < 0)
 		return SMC_CLC_DECL_ERR_RTOK;
 	conn->rtoken_idx = idx;
@@ -257,8 +259,7 @@ static void smc_conn_release(struct smc_connection *conn)
 {
 	if (conn->ops)
 		smc_conn_data_stop(conn);
-	if (conn->lgr)
-		atomic_dec(&conn->lnk->conn_cnt);
+	smc_switch_conn_uncount(conn);
 }
 
 /**

@@ -58,8 +58,9 @@ struct smc_conn_setup {
 };
 
 u32 smc_conn_create(struct smc_sock *smc, struct smc_conn_setup *cs);
-u32 smc_conn_peer_rmb(struct smc_sock *smc, u64 vaddr, u32 rkey,
-		      u8 rmbe_idx, u8 rmbe_size, u32 peer_token);
+u32 smc_conn_peer_rmb(struct smc_sock *smc, struct smc_lgr_link *lnk,
+		      u64 vaddr, u32 rkey, u8 rmbe_idx, u8 rmbe_size,
+		      u32 peer_token);
 void smc_conn_setup_abort(struct smc_sock *smc, struct smc_conn_setup *cs,
 			  u32 reason);
 void smc_conn_setup_done(struct smc_sock *smc, struct smc_conn_setup *cs);

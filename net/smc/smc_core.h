@@ -170,6 +170,9 @@ enum {
  * @last_rx_alive: jiffies of the last message received that answers a
  *	TEST_LINK: anything but the peer's own TEST_LINK request
  * @cdc_stats: CDC messages dropped on receive, by reason (smc_cdc.c)
+ * @down_work: the link failed: moves its connections to another link or
+ *	ends the group (smc_switch.c); holds a group reference while queued
+ * @down_reason: SMC_LLC_DEL_* the group ends with if no link is left
  */
 struct smc_lgr_link {
 	struct smc_link		wr;
@@ -198,6 +201,8 @@ struct smc_lgr_link {
 	bool			testlink_pending;
 	unsigned long		last_rx_alive;
 	struct smc_cdc_stats	cdc_stats;
+	struct work_struct	down_work;
+	u32			down_reason;
 };
 
 /**
@@ -286,6 +291,11 @@ struct smc_rtoken {
  * @llc_flow_list: requests waiting for @llc_flow_work
  * @llc_add_link: server: @llc_flow_work is to offer a second link
  *	(guarded by @llc_rx_lock)
+ * @llc_del_links: bit i set: link i failed and its connections moved;
+ *	@llc_flow_work is to delete it with the peer (guarded by
+ *	@llc_rx_lock)
+ * @crit_dev: the device whose crit_cnt counts this group, NULL if none
+ *	(smc_lgr_set_type(); guarded by @llc_flow_lock)
  * @free_work: frees the group after it was idle long enough
  * @terminate_work: takes down a failed group in process context
  * @terminating: no new connections; being taken down
@@ -345,6 +355,8 @@ struct smc_link_group {
 	struct work_struct	llc_flow_work;
 	struct list_head	llc_flow_list;
 	bool			llc_add_link;
+	unsigned long		llc_del_links;
+	struct smc_ib_device	*crit_dev;
 	struct delayed_work	free_work;
 	struct work_struct	terminate_work;
 	bool			terminating;
@@ -384,7 +396,10 @@ struct smc_host_cursors {
 /**
  * struct smc_connection - SMC-R state of one connection
  * @lgr: its link group, referenced
- * @lnk: the link it sends on (the server chose it)
+ * @lnk: the link it sends on (the server chose it; a failover moves it,
+ *	under @send_lock)
+ * @lnk_counted: counted in @lnk's conn_cnt (from registration until
+ *	smc_conn_release(), under @send_lock)
  * @node: in lgr->conns
  * @alert_token_local: our token, nonzero, unique in the group; the peer
  *	puts it into the CDC messages it sends us
@@ -400,6 +415,9 @@ struct smc_host_cursors {
  *	peer RMBE, our consumer cursor of our RMBE, flags)
  * @local_rx_ctrl: what the peer's last CDC message said
  * @rx_curs_confirmed: the consumer cursor we last sent the peer
+ * @tx_prod_max: the furthest our producer cursor ever got: a move to
+ *	another link rewinds local_tx_ctrl.prod, but the peer may consume
+ *	up to this (under @send_lock; read under @rx_lock too)
  * @tx_curs_prep: send buffer: end of the data the application wrote
  * @tx_curs_sent: send buffer: end of the data RDMA-written
  * @tx_curs_fin: send buffer: end of the data whose CDC completed
@@ -408,6 +426,8 @@ struct smc_host_cursors {
  * @bytes_to_rcv: bytes in our RMBE the application has not read
  * @tx_cdc_seq: sequence number of our last CDC message
  * @tx_cdc_seq_fin: sequence number of our last completed CDC message
+ * @tx_epoch: counts the connection's moves to another link; a CDC's
+ *	completion from before the last move changes nothing
  * @cdc_pend: CDC sends posted and not completed (autocork holds small
  *	sends while one is)
  * @tx_work: sends what the send path left (corked, or no slot free)
@@ -433,6 +453,7 @@ struct smc_host_cursors {
 struct smc_connection {
 	struct smc_link_group	*lgr;
 	struct smc_lgr_link	*lnk;
+	bool			lnk_counted;
 	struct rb_node		node;
 	u32			alert_token_local;
 	u32			peer_token;
@@ -446,6 +467,7 @@ struct smc_connection {
 	struct smc_host_cursors	local_tx_ctrl;
 	struct smc_host_cursors	local_rx_ctrl;
 	union smc_cursor	rx_curs_confirmed;
+	union smc_cursor	tx_prod_max;
 	union smc_cursor	tx_curs_prep;
 	union smc_cursor	tx_curs_sent;
 	union smc_cursor	tx_curs_fin;
@@ -454,6 +476,7 @@ struct smc_connection {
 	atomic_t		bytes_to_rcv;
 	u16			tx_cdc_seq;
 	u16			tx_cdc_seq_fin;
+	u8			tx_epoch;
 	atomic_t		cdc_pend;
 	struct delayed_work	tx_work;
 	u8			urg_state;

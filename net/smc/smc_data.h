@@ -84,6 +84,8 @@ struct smc_connection *smc_conn_find_by_token(struct smc_link_group *lgr,
 int smc_cdc_send_flags(struct smc_connection *conn, u8 conn_flags);
 int smc_cdc_send_locked(struct smc_connection *conn,
 			struct smc_wr_tx_slot *slot);
+int smc_cdc_send_validation(struct smc_connection *conn,
+			    struct smc_wr_tx_slot *slot);
 struct dentry;
 void smc_cdc_debugfs_init(struct dentry *root);
 void smc_cdc_rx_handler(struct smc_link *wrlnk, const u8 *buf,
@@ -95,6 +97,7 @@ int smc_tx_sendmsg(struct smc_connection *conn, struct msghdr *msg,
 int smc_tx_push(struct smc_connection *conn);
 int smc_tx_abort_after_data(struct smc_connection *conn);
 void smc_tx_pending(struct smc_connection *conn);
+void smc_tx_catch_up(struct smc_connection *conn);
 void smc_tx_sched(struct smc_connection *conn);
 void smc_tx_work(struct work_struct *work);
 int smc_tx_wq_init(void);

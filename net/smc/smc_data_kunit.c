@@ -3,11 +3,12 @@
  * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
  *
  * KUnit suite for the connection data path (smc_cdc.c, smc_tx.c,
- * smc_rx.c) on the rig's Soft-RoCE device rxe1: two link groups with a
- * link each, the links connected to each other, and one connection per
- * side set up by hand as CLC would (RMB registered, rtoken and tokens
- * exchanged).  Without the device the suite fails: on the rig it always
- * exists (scripts/rig/kunit.sh).
+ * smc_rx.c, and the move to another link in smc_switch.c) on the rig's
+ * Soft-RoCE device rxe1: two link groups with a link each (two for the
+ * failover case), the links connected to each other, and one connection
+ * per side set up by hand as CLC would (RMB registered, rtoken and
+ * tokens exchanged).  Without the device the suite fails: on the rig it
+ * always exists (scripts/rig/kunit.sh).
  */
 
 #include <kunit/test.h>
@@ -24,6 +25,7 @@
 
 #include "smc_bufsize.h"
 #include "smc_data.h"
+#include "smc_lgr.h"
 
 #define DT_DEV		"rxe1"
 #define DT_PORT		1
@@ -42,6 +44,7 @@ struct dt_side {
 	struct dt_ctx *ctx;
 	struct kref ref;		/* the pin the data path holds */
 	bool created, regd, mapped, inited;
+	bool link1;			/* a second link, fully set up */
 	u8 *tx;				/* what this side sends */
 	size_t tx_len, tx_off;
 	u8 *rx;				/* what it received */
@@ -300,6 +303,13 @@ static void dt_side_free(struct dt_side *s)
 {
 	struct smc_link *lnk = &s->lgr.lnk[0].wr;
 
+	if (s->link1) {
+		smc_wr_mr_unregister(&s->lgr.lnk[1].wr, &s->rmb.mr[1]);
+		smc_wr_link_destroy(&s->lgr.lnk[1].wr);
+		smc_wr_dma_unmap(&s->lgr.lnk[1].wr, s->snd.dma[1], DT_BUF);
+		s->link1 = false;
+	}
+
 	if (s->regd)
 		smc_wr_mr_unregister(lnk, &s->rmb.mr[0]);
 	s->regd = false;
@@ -423,9 +433,11 @@ static bool dt_side_done(struct dt_side *s)
 
 /*
  * Move data both ways until all is sent and received, waiting for a
- * data-path callback whenever no step progressed.
+ * data-path callback whenever no step progressed; with @stop, only until
+ * A has sent that much.
  */
-static int dt_pump(struct dt_ctx *c, size_t tx_chunk, size_t rx_chunk)
+static int dt_pump_until(struct dt_ctx *c, size_t tx_chunk, size_t rx_chunk,
+			 size_t stop)
 {
 	for (;;) {
 		int ev = atomic_read(&c->events);
@@ -439,9 +451,16 @@ static int dt_pump(struct dt_ctx *c, size_t tx_chunk, size_t rx_chunk)
 			return c->a->err ?: c->b->err;
 		if (dt_side_done(c->a) && dt_side_done(c->b))
 			return 0;
+		if (stop && c->a->tx_off >= stop)
+			return 0;
 		if (!prog && !dt_wait(c, atomic_read(&c->events) != ev))
 			return -ETIMEDOUT;
 	}
+}
+
+static int dt_pump(struct dt_ctx *c, size_t tx_chunk, size_t rx_chunk)
+{
+	return dt_pump_until(c, tx_chunk, rx_chunk, 0);
 }
 
 /* both sides idle: no CDC in flight, all send buffer space back */
@@ -1087,6 +1106,177 @@ static void smc_data_abort_stops_writes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smc_rx_inq(&b->conn), DT_BUF);
 }
 
+/* link 1 of both sides, on the same device, its buffers registered */
+static void dt_add_link1(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *sides[2] = { c->a, c->b };
+	struct smc_wr_link_params p = {
+		.ibdev = c->dev,
+		.ibport = DT_PORT,
+		.sgid_index = c->sgid_index,
+		.ops = &dt_wr_ops,
+	};
+	struct smc_wr_peer peer[2];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct smc_lgr_link *l = &sides[i]->lgr.lnk[1];
+
+		l->lgr = &sides[i]->lgr;
+		l->idx = 1;
+		KUNIT_ASSERT_EQ(test, smc_wr_link_create(&l->wr, &p), 0);
+		sides[i]->link1 = true;
+		KUNIT_ASSERT_EQ(test, smc_wr_qp_to_init(&l->wr), 0);
+		dt_peer_of(c, &l->wr, &peer[i]);
+	}
+	for (i = 0; i < 2; i++) {
+		struct smc_link *wr = &sides[i]->lgr.lnk[1].wr;
+
+		KUNIT_ASSERT_EQ(test, smc_wr_qp_to_rtr(wr, &peer[!i]), 0);
+		KUNIT_ASSERT_EQ(test, smc_wr_qp_to_rts(wr), 0);
+		KUNIT_ASSERT_EQ(test, smc_wr_dma_map(wr, sides[i]->snd.cpu_addr,
+						     DT_BUF,
+						     &sides[i]->snd.dma[1]), 0);
+		KUNIT_ASSERT_EQ(test,
+				smc_wr_mr_register(wr, sides[i]->rmb.cpu_addr,
+						   DT_BUF,
+						   &sides[i]->rmb.mr[1]), 0);
+	}
+	for (i = 0; i < 2; i++) {
+		struct smc_link_group *lgr = &sides[i]->lgr;
+
+		lgr->rtokens[0][1].vaddr = sides[!i]->rmb.mr[1].addr;
+		lgr->rtokens[0][1].rkey = sides[!i]->rmb.mr[1].rkey;
+		lgr->lnk[0].state = SMC_LNK_ACTIVE;
+		lgr->lnk[1].state = SMC_LNK_ACTIVE;
+	}
+}
+
+/* what a failed link's down_work does, for link 0 of @s */
+static void dt_fail_link0(struct kunit *test, struct dt_side *s)
+{
+	struct smc_lgr_link *l0 = &s->lgr.lnk[0];
+
+	smc_wr_link_down(&l0->wr, IB_WC_SUCCESS);
+	spin_lock_bh(&s->lgr.lock);
+	l0->state = SMC_LNK_INACTIVE;
+	spin_unlock_bh(&s->lgr.lock);
+	smc_wr_link_quiesce(&l0->wr);
+	KUNIT_EXPECT_PTR_EQ(test, smc_switch_conns(l0), &s->lgr.lnk[1]);
+	KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(s->conn.lnk), &s->lgr.lnk[1]);
+	KUNIT_EXPECT_EQ(test, s->conn.tx_epoch, 1);
+	/* a second failover of the link finds nothing to move */
+	KUNIT_EXPECT_PTR_EQ(test, smc_switch_conns(l0), &s->lgr.lnk[1]);
+	KUNIT_EXPECT_EQ(test, s->conn.tx_epoch, 1);
+}
+
+/* cursors no sender in step with us sends: none, on either link */
+static void dt_no_faults(struct kunit *test, struct dt_side *s)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct smc_cdc_stats *st = &s->lgr.lnk[i].cdc_stats;
+
+		KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_bad), 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_unknown_token), 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_backwards), 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_out_of_sync), 0);
+	}
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(s->conn.out_of_sync));
+	KUNIT_EXPECT_EQ(test, s->conn.tx_err, 0);
+}
+
+/*
+ * Failover in the middle of 1 MiB each way: link 0 fails on A, then on
+ * B (which learns it from A's DELETE_LINK), with writes and CDCs in
+ * flight both ways.  Both connections move to link 1, send again what
+ * no completion confirmed, and every byte arrives once, in order.
+ */
+static void smc_data_failover_switch(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+
+	dt_pair_up(test);
+	dt_add_link1(test);
+	dt_payload(test, a, DT_BIG, 0x21);
+	dt_payload(test, b, DT_BIG, 0x43);
+	dt_expect(test, a, DT_BIG);
+	dt_expect(test, b, DT_BIG);
+	KUNIT_ASSERT_EQ(test, dt_pump_until(c, 4093, 3001, DT_BIG / 4), 0);
+	dt_fail_link0(test, a);
+	dt_fail_link0(test, b);
+	KUNIT_ASSERT_EQ(test, dt_pump(c, 4093, 3001), 0);
+	KUNIT_EXPECT_MEMEQ(test, b->rx, a->tx, DT_BIG);
+	KUNIT_EXPECT_MEMEQ(test, a->rx, b->tx, DT_BIG);
+	KUNIT_EXPECT_GT(test, dt_wait(c, !atomic_read(&a->conn.cdc_pend) &&
+				      !atomic_read(&b->conn.cdc_pend) &&
+				      !smc_tx_outq(&a->conn) &&
+				      !smc_tx_outq(&b->conn) &&
+				      kref_read(&a->ref) == 1 &&
+				      kref_read(&b->ref) == 1), 0);
+	/* the whole stream confirmed on the new link */
+	KUNIT_EXPECT_EQ(test, a->conn.tx_curs_fin.wrap, DT_BIG / DT_BUF);
+	KUNIT_EXPECT_EQ(test, b->conn.tx_curs_fin.wrap, DT_BIG / DT_BUF);
+	dt_no_faults(test, a);
+	dt_no_faults(test, b);
+	KUNIT_EXPECT_FALSE(test, smc_wr_link_is_down(&a->lgr.lnk[1].wr));
+	KUNIT_EXPECT_FALSE(test, smc_wr_link_is_down(&b->lgr.lnk[1].wr));
+}
+
+/*
+ * After a move, the peer's consumer cursor passes our rewound producer
+ * cursor: it read what we wrote on the old link, whose completions we
+ * never saw.  Its CDC is taken (no "backwards"), and our next push skips
+ * what it read instead of writing it again; the stream goes on.
+ */
+static void smc_data_failover_catch_up(struct kunit *test)
+{
+	struct dt_ctx *c = test->priv;
+	struct dt_side *a = c->a, *b = c->b;
+	struct smc_cdc_stats *st = &a->lgr.lnk[0].cdc_stats;
+	const u32 half = DT_BUF / 2, lost = DT_BUF / 4;
+	u8 *got;
+
+	dt_pair_up(test);
+	dt_payload(test, a, half + lost, 0x5c);
+	got = kunit_kzalloc(test, half + lost, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_ASSERT_EQ(test, dt_send(a, a->tx, half, 0), half);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == half), 0);
+	dt_quiesce(test);
+
+	/* what a move does when the last quarter's completion was lost */
+	spin_lock_bh(&a->conn.send_lock);
+	a->conn.tx_curs_fin.count -= lost;
+	a->conn.tx_curs_sent.count -= lost;
+	a->conn.local_tx_ctrl.prod.count -= lost;
+	atomic_sub(lost, &a->conn.sndbuf_space);
+	atomic_set(&a->conn.peer_rmbe_space, DT_BUF - (half - lost));
+	a->conn.tx_epoch++;
+	spin_unlock_bh(&a->conn.send_lock);
+
+	/* B reads it all: its consumer update passes A's producer cursor */
+	KUNIT_ASSERT_EQ(test, dt_recv(b, got, half, 0), half);
+	KUNIT_ASSERT_GT(test, dt_wait(c, !smc_tx_outq(&a->conn)), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rx_backwards), 0);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(a->conn.out_of_sync));
+	KUNIT_EXPECT_EQ(test, a->conn.local_tx_ctrl.prod.count, half);
+	KUNIT_EXPECT_EQ(test, a->conn.tx_curs_fin.count, half);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->conn.peer_rmbe_space), DT_BUF);
+
+	/* nothing was written twice, and what follows lands after it */
+	KUNIT_ASSERT_EQ(test, dt_send(a, a->tx + half, lost, 0), lost);
+	KUNIT_ASSERT_GT(test, dt_wait(c, smc_rx_inq(&b->conn) == lost), 0);
+	KUNIT_ASSERT_EQ(test, dt_recv(b, got + half, lost, 0), lost);
+	KUNIT_EXPECT_MEMEQ(test, got, a->tx, half + lost);
+	KUNIT_EXPECT_EQ(test, smc_rx_inq(&b->conn), 0);
+	dt_quiesce(test);
+	dt_no_drops(test, b);
+}
+
 /* tear both sides down while data and CDCs are in flight both ways */
 static void smc_data_teardown_inflight(struct kunit *test)
 {
@@ -1128,6 +1318,8 @@ static struct kunit_case smc_data_cases[] = {
 	KUNIT_CASE(smc_data_before_confirm),
 	KUNIT_CASE(smc_data_abort_stops_writes),
 	KUNIT_CASE(smc_data_teardown_inflight),
+	KUNIT_CASE_SLOW(smc_data_failover_switch),
+	KUNIT_CASE(smc_data_failover_catch_up),
 	{}
 };
 

@@ -2,8 +2,8 @@
 /*
  * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
  *
- * /sys/kernel/debug/smc/: diagnostics, root only (the counters cdc_rx and
- * llc_rx; ib_select and pnetid answer a request written to them), and in
+ * /sys/kernel/debug/smc/: diagnostics, root only (the counters cdc_rx,
+ * llc_rx and failover; ib_select and pnetid answer a request written to them), and in
  * a test build the test hooks and fault switches
  * (smc_test_hooks.c).  Without debugfs these calls do nothing and the
  * module works as usual.
@@ -31,6 +31,7 @@ void smc_debugfs_init(void)
 	smc_debugfs_root = debugfs_create_dir("smc", NULL);
 	smc_cdc_debugfs_init(smc_debugfs_root);
 	smc_llc_debugfs_init(smc_debugfs_root);
+	smc_switch_debugfs_init(smc_debugfs_root);
 	smc_ib_debugfs_init(smc_debugfs_root);
 	smc_test_hooks_init(smc_debugfs_root);
 }

@@ -438,7 +438,8 @@ static void smc_hs_our_end(struct smc_sock *smc, struct smc_conn_setup *cs,
 			   u8 type, u8 mtu, struct smc_clc_accept_info *a)
 {
 	struct smc_connection *conn = &smc->conn;
-	struct smc_lgr_link *lnk = conn->lnk;
+	/* the link of the handshake, even if a failover moved @conn */
+	struct smc_lgr_link *lnk = cs->lnk;
 	struct smc_link_group *lgr = conn->lgr;
 	struct smc_wr_mr *mr = &conn->rmb_desc->mr[lnk->idx];
 
@@ -666,7 +667,7 @@ int smc_hs_client(struct smc_sock *smc)
 			goto fail;
 		}
 	}
-	rc = smc_conn_peer_rmb(smc, acc->rmb_vaddr, acc->rmb_rkey,
+	rc = smc_conn_peer_rmb(smc, cs->lnk, acc->rmb_vaddr, acc->rmb_rkey,
 			       acc->rmbe_idx, acc->rmbe_size,
 			       acc->rmbe_alert_token);
 	if (rc)
@@ -893,8 +894,8 @@ static int smc_hs_serv_smcr(struct smc_sock *smc, struct smc_conn_setup *cs,
 	smc_test_hs_serv_delay();
 	rc = smc_hs_serv_check(cs, a);
 	if (!rc)
-		rc = smc_conn_peer_rmb(smc, a->rmb_vaddr, a->rmb_rkey,
-				       a->rmbe_idx, a->rmbe_size,
+		rc = smc_conn_peer_rmb(smc, cs->lnk, a->rmb_vaddr,
+				       a->rmb_rkey, a->rmbe_idx, a->rmbe_size,
 				       a->rmbe_alert_token);
 	if (rc)
 		goto fail;

@@ -213,7 +213,7 @@ static void smc_ib_port_query(struct smc_ib_device *dev, u32 port)
 	/* a link on a port that is down (or a broken device) is lost */
 	if (atomic_read(&p->lnk_cnt) &&
 	    smc_lgr_terminate_dev(dev, port, SMC_LLC_DEL_LOST_PATH))
-		pr_warn_ratelimited("RDMA device %s port %u: down, its link groups end\n",
+		pr_warn_ratelimited("RDMA device %s port %u: down, its links fail over or their groups end\n",
 				    dev_name(&dev->ibdev->dev), port);
 }
 

@@ -55,6 +55,11 @@ static bool smc_lgr_lists_up;
 
 /* LLC processing, keepalives, idle free and termination run here */
 struct workqueue_struct *smc_lgr_wq;
+/*
+ * The links' down_work: the LLC flows wait for a failover to end
+ * (smc_switch_link_fail()), which must not run behind them.
+ */
+struct workqueue_struct *smc_switch_wq;
 
 /*
  * Woken whenever a group has been torn down or its first link became
@@ -170,6 +175,7 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net,
 		init_waitqueue_head(&lgr->lnk[i].llc_wait);
 		INIT_DELAYED_WORK(&lgr->lnk[i].testlink_work,
 				  smc_llc_testlink_work);
+		INIT_WORK(&lgr->lnk[i].down_work, smc_switch_link_down_work);
 	}
 	return lgr;
 }
@@ -632,6 +638,7 @@ int smc_lgr_link_init(struct smc_link_group *lgr, u8 idx,
 	lnk->ibport = sel->port;
 	atomic_inc(&sel->dev->ports[sel->port - 1].lnk_cnt);
 	atomic_set(&lnk->conn_cnt, 0);
+	lnk->down_reason = 0;
 	lnk->last_rx = jiffies;
 	lnk->last_rx_alive = jiffies;
 	lnk->testlink_pending = false;
@@ -714,34 +721,45 @@ int smc_lgr_link_rtr(struct smc_lgr_link *lnk)
 EXPORT_SYMBOL_IF_KUNIT(smc_lgr_link_rtr);
 
 /**
- * smc_lgr_link_down() - a link failed: take its single-link group down
- * @lnk: the link
+ * smc_lgr_link_down() - a link failed: fail over, or end the group
+ * @lnk: the link, marked down in its smc_wr layer
  *
- * Waiters for LLC messages on the link leave at once; the termination
- * runs in process context.
+ * Waiters for LLC messages on the link leave at once.  The link's
+ * down_work moves its connections to another link of the group, or
+ * ends the group when none is left (smc_switch.c), in process context.
+ * Nothing here takes a group lock: the device sweep calls this under
+ * the group's lock, and a failed post under a connection's send_lock.
  *
- * Context: any but hard interrupt.
+ * Context: any but hard interrupt; the caller keeps the group alive.
  */
 void smc_lgr_link_down(struct smc_lgr_link *lnk)
 {
+	struct smc_link_group *lgr = lnk->lgr;
+
 	wake_up_all(&lnk->llc_wait);
-	smc_lgr_terminate_async(lnk->lgr, SMC_LLC_DEL_LOST_PATH);
+	if (READ_ONCE(lgr->torn_down))
+		return;
+	/* the work's reference; a teardown cancels it or it finds it */
+	smc_lgr_get(lgr);
+	if (!queue_work(smc_switch_wq, &lnk->down_work))
+		kref_put(&lgr->ref, smc_lgr_release);
 }
 
 /**
- * smc_lgr_terminate_dev() - end the link groups that use a device or port
+ * smc_lgr_terminate_dev() - fail the links on a device or port
  * @dev: the RDMA device, marked unusable by the caller already
  *	(smc_ib_usable() is false), so that no new link takes it
  * @port: its port 1 or 2, or 0 for every port
- * @reason: DELETE_LINK reason for the peer
+ * @reason: DELETE_LINK reason for the peer if a group ends with it
  *
  * For device removal, a fatal device error and a port that went down.
- * Each group with a link on @dev (@port) is terminated asynchronously;
- * the teardown drops the link's device reference.  Groups of every
- * namespace are swept.
+ * Each link on @dev (@port) goes down: its connections move to another
+ * link of the group, or the group ends (smc_lgr_link_down()).  Either
+ * way the link is cleared and drops its device reference.  Groups of
+ * every namespace are swept.
  *
  * Context: process context or softirq; no link-group lock held.
- * Return: the number of groups told to terminate.
+ * Return: the number of groups with a link that failed.
  */
 int smc_lgr_terminate_dev(struct smc_ib_device *dev, u8 port, u32 reason)
 {
@@ -760,22 +778,22 @@ int smc_lgr_terminate_dev(struct smc_ib_device *dev, u8 port, u32 reason)
 		list_for_each_entry(lgr, &ln->list, list) {
 			bool hit = false;
 
+			/* under the lock no link is cleared or created */
 			spin_lock(&lgr->lock);
 			for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
 				struct smc_lgr_link *lnk = &lgr->lnk[i];
 
-				if (lnk->state != SMC_LNK_UNUSED &&
-				    lnk->smcibdev == dev &&
-				    (!port || lnk->ibport == port))
-					hit = true;
+				if (lnk->state == SMC_LNK_UNUSED ||
+				    lnk->smcibdev != dev ||
+				    (port && lnk->ibport != port))
+					continue;
+				if (!lnk->down_reason)
+					lnk->down_reason = reason;
+				smc_wr_link_down(&lnk->wr, IB_WC_SUCCESS);
+				hit = true;
 			}
 			spin_unlock(&lgr->lock);
-			if (!hit)
-				continue;
-			for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
-				wake_up_all(&lgr->lnk[i].llc_wait);
-			smc_lgr_terminate_async(lgr, reason);
-			n++;
+			n += hit;
 		}
 		spin_unlock_bh(&ln->lock);
 	}
@@ -873,6 +891,11 @@ int smc_conn_register(struct smc_link_group *lgr, struct smc_connection *conn)
 	conn->lgr = lgr;
 	smc_conn_insert(lgr, conn);
 	lgr->conns_num++;
+	/* before a failover can find it: it moves the count along */
+	if (conn->lnk) {
+		atomic_inc(&conn->lnk->conn_cnt);
+		conn->lnk_counted = true;
+	}
 	smc_lgr_get(lgr);
 	/* busy again: the pending free's reference cannot be the last */
 	if (cancel_delayed_work(&lgr->free_work))
@@ -960,7 +983,8 @@ void smc_lgr_link_clear(struct smc_lgr_link *lnk)
  * A device is critical for a group whose connections all depend on it:
  * one link, or two on the same device.  Its crit_cnt counts such groups
  * (reported as "Crit" in the device dump).  The count is held on the
- * first link's device, which in these types carries every link.
+ * device of the first ACTIVE link, which in these types carries every
+ * link in use.
  */
 static bool smc_lgr_type_critical(enum smc_lgr_type type)
 {
@@ -969,28 +993,36 @@ static bool smc_lgr_type_critical(enum smc_lgr_type type)
 
 /**
  * smc_lgr_set_type() - the group's type after a link came or went
- * @lgr: the group, its first link still holding its device
+ * @lgr: the group
  * @type: enum smc_lgr_type; SMC_LGR_NONE at teardown
+ *
+ * Called before a link that may hold the group's crit_dev is cleared:
+ * the device is the one of a link still there.
  *
  * Context: process context; lgr->llc_flow_lock held.
  */
 void smc_lgr_set_type(struct smc_link_group *lgr, enum smc_lgr_type type)
 {
-	struct smc_ib_device *dev = lgr->lnk[0].smcibdev;
-	bool was, is;
+	struct smc_ib_device *was, *dev = NULL;
+	int i;
 
 	lockdep_assert_held(&lgr->llc_flow_lock);
 	spin_lock_bh(&lgr->lock);
-	was = smc_lgr_type_critical(lgr->type);
-	is = smc_lgr_type_critical(type);
 	lgr->type = type;
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
+		if (smc_lgr_type_critical(type) &&
+		    lgr->lnk[i].state == SMC_LNK_ACTIVE) {
+			dev = lgr->lnk[i].smcibdev;
+			break;
+		}
+	}
+	was = lgr->crit_dev;
+	lgr->crit_dev = dev;
 	spin_unlock_bh(&lgr->lock);
-	if (!dev || was == is)
-		return;
-	if (is)
+	if (dev)
 		atomic_inc(&dev->crit_cnt);
-	else
-		atomic_dec(&dev->crit_cnt);
+	if (was)
+		atomic_dec(&was->crit_cnt);
 }
 
 /* claim the teardown of @lgr: true for the one caller that does it */
@@ -1043,6 +1075,10 @@ static void smc_lgr_teardown(struct smc_link_group *lgr, u32 reason,
 	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
 		smc_lgr_link_clear(&lgr->lnk[i]);
 	mutex_unlock(&lgr->llc_flow_lock);
+	/* a failover that began finds the group torn down */
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)
+		if (cancel_work_sync(&lgr->lnk[i].down_work))
+			smc_lgr_put(lgr);
 	/*
 	 * No link left to receive on: nothing queues LLC work any more,
 	 * and the receive work was the last to queue a flow.
@@ -1238,13 +1274,21 @@ int smc_lgr_init(void)
 	smc_lgr_wq = alloc_workqueue("smc_lgr", WQ_MEM_RECLAIM, 0);
 	if (!smc_lgr_wq)
 		return -ENOMEM;
-	rc = register_pernet_subsys(&smc_lgr_net_ops);
-	if (rc) {
-		destroy_workqueue(smc_lgr_wq);
-		return rc;
+	smc_switch_wq = alloc_workqueue("smc_switch", WQ_MEM_RECLAIM, 0);
+	if (!smc_switch_wq) {
+		rc = -ENOMEM;
+		goto out_lgr;
 	}
+	rc = register_pernet_subsys(&smc_lgr_net_ops);
+	if (rc)
+		goto out_switch;
 	WRITE_ONCE(smc_lgr_lists_up, true);
 	return 0;
+out_switch:
+	destroy_workqueue(smc_switch_wq);
+out_lgr:
+	destroy_workqueue(smc_lgr_wq);
+	return rc;
 }
 
 /**
@@ -1260,5 +1304,7 @@ void smc_lgr_exit(void)
 	/* a device sweep under way is done with the lists after this */
 	synchronize_rcu();
 	unregister_pernet_subsys(&smc_lgr_net_ops);
+	/* a failover that began finds its group torn down */
+	destroy_workqueue(smc_switch_wq);
 	destroy_workqueue(smc_lgr_wq);
 }

@@ -37,6 +37,7 @@ struct smc_lgr_match {
 
 /* smc_lgr.c */
 extern struct workqueue_struct *smc_lgr_wq;
+extern struct workqueue_struct *smc_switch_wq;
 int smc_lgr_init(void);
 void smc_lgr_exit(void);
 struct smc_link_group *smc_lgr_create(struct net *net, enum smc_lgr_role role,
@@ -79,7 +80,15 @@ void smc_lgr_set_type(struct smc_link_group *lgr, enum smc_lgr_type type);
 void smc_lgr_link_clear(struct smc_lgr_link *lnk);
 struct smc_connection *smc_conn_find(struct smc_link_group *lgr, u32 token);
 
+/* smc_switch.c */
+struct smc_lgr_link *smc_switch_conns(struct smc_lgr_link *from);
+void smc_switch_link_down_work(struct work_struct *work);
+void smc_switch_link_fail(struct smc_lgr_link *lnk, u32 reason, bool wait);
+void smc_switch_conn_uncount(struct smc_connection *conn);
+void smc_switch_debugfs_init(struct dentry *root);
+
 /* smc_llc.c, smc_llc_link.c */
+void smc_llc_link_lost(struct smc_lgr_link *lnk);
 extern const struct smc_wr_ops smc_llc_wr_ops;
 void smc_llc_rx_work(struct work_struct *work);
 void smc_llc_flow_work(struct work_struct *work);

@@ -945,11 +945,13 @@ static void smc_llc_link_down_cb(struct smc_link *wr, enum ib_wc_status st)
 	struct smc_lgr_link *lnk = smc_llc_lnk(wr);
 
 	/*
-	 * Once per link: an administrator's only clue why connections
+	 * Once per link: an administrator's clue why connections moved or
 	 * reset.  Not for a group that is ending anyway: a peer that ended
-	 * it does not wait for our DELETE_LINK answer to arrive.
+	 * it does not wait for our DELETE_LINK answer to arrive.  A port
+	 * event, a device's removal or the peer's DELETE_LINK say so
+	 * themselves.
 	 */
-	if (!READ_ONCE(lnk->lgr->terminating))
+	if (st != IB_WC_SUCCESS && !READ_ONCE(lnk->lgr->terminating))
 		pr_warn_ratelimited("link group %u link %u on %s lost: %s\n",
 				    lnk->lgr->id, lnk->link_id,
 				    dev_name(&wr->ibdev->dev),

@@ -16,8 +16,9 @@
  *
  * Deleting follows the server-owned exchange of the reference
  * implementation: a client's request comes back from the server as the
- * server's own, and the client answers it.  A group whose link fails
- * still ends, whatever links it has left.
+ * server's own, and the client answers it.  The connections of a link
+ * that is deleted move to the link left first (smc_switch.c); a group
+ * that loses its last link ends.
  */
 
 #define pr_fmt(fmt) "smc: " fmt
@@ -580,6 +581,105 @@ static void smc_llc_peer_ends_group(struct smc_link_group *lgr)
 	spin_unlock_bh(&lgr->lock);
 }
 
+/* the group's ACTIVE link other than @del that still works, or NULL */
+static struct smc_lgr_link *smc_llc_other_link(struct smc_link_group *lgr,
+					       struct smc_lgr_link *del)
+{
+	int i;
+
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
+		struct smc_lgr_link *l = &lgr->lnk[i];
+
+		if (l != del && l->state == SMC_LNK_ACTIVE &&
+		    !smc_wr_link_is_down(&l->wr))
+			return l;
+	}
+	return NULL;
+}
+
+/*
+ * Link @del is gone on both ends, its connections moved: it goes, and
+ * the group is SINGLE on the link left, or ends if none is.
+ */
+static void smc_llc_link_deleted(struct smc_lgr_link *del)
+{
+	struct smc_link_group *lgr = del->lgr;
+	bool left;
+
+	lockdep_assert_held(&lgr->llc_flow_lock);
+	spin_lock_bh(&lgr->llc_rx_lock);
+	clear_bit(del->idx, &lgr->llc_del_links);
+	spin_unlock_bh(&lgr->llc_rx_lock);
+	left = !!smc_llc_active_link(lgr);
+	/* before the clear: the group's crit_dev may be @del's device */
+	smc_lgr_set_type(lgr, left ? SMC_LGR_SINGLE : SMC_LGR_NONE);
+	smc_lgr_link_clear(del);
+	if (!left)
+		smc_lgr_terminate_async(lgr, SMC_LLC_DEL_LOST_PATH);
+}
+
+/*
+ * A link of ours failed and its connections moved (smc_switch.c): the
+ * peer deletes it too.  The server asks the client and waits for its
+ * answer; the client asks the server, which sends the request back as
+ * its own, and the link is gone by then (the answer says "no such
+ * link"), as the reference implementation's client does.
+ */
+static void smc_llc_local_delete_link(struct smc_link_group *lgr, int idx)
+{
+	struct smc_lgr_link *del = &lgr->lnk[idx], *lnk;
+	struct smc_llc_msg_info req, resp;
+
+	lockdep_assert_held(&lgr->llc_flow_lock);
+	if (del->state != SMC_LNK_INACTIVE)
+		return;		/* the peer deleted it meanwhile */
+	lnk = smc_llc_other_link(lgr, del);
+	if (lnk) {
+		smc_llc_init_msg(lnk, &req, SMC_LLC_DELETE_LINK,
+				 SMC_LLC_FLAG_DEL_LINK_ORDERLY);
+		req.delete_link.link_num = del->link_id;
+		req.delete_link.reason = del->down_reason ?:
+					 SMC_LLC_DEL_LOST_PATH;
+		if (lgr->role == SMC_CLNT)
+			smc_llc_send_msg(lnk, &req, NULL);
+		else if (smc_llc_xchg(lnk, &req, SMC_LLC_WAIT_TIME, NULL,
+				      &resp) == -ETIMEDOUT)
+			atomic_inc(&lgr->llc_timeouts);
+	}
+	smc_llc_link_deleted(del);
+}
+
+/**
+ * smc_llc_link_lost() - have the flow work delete a failed link
+ * @lnk: the link, its connections moved to another one
+ *
+ * Context: any but hard interrupt.
+ */
+void smc_llc_link_lost(struct smc_lgr_link *lnk)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+
+	spin_lock_bh(&lgr->llc_rx_lock);
+	set_bit(lnk->idx, &lgr->llc_del_links);
+	queue_work(smc_lgr_wq, &lgr->llc_flow_work);
+	spin_unlock_bh(&lgr->llc_rx_lock);
+}
+
+/*
+ * The peer deletes @del, and @lnk (if not @del) is left: the
+ * connections move first, and the exchange follows on a link left.
+ * Return: that link, or NULL if the group is ending.
+ */
+static struct smc_lgr_link *smc_llc_peer_deletes(struct smc_lgr_link *lnk,
+						 struct smc_lgr_link *del)
+{
+	smc_switch_link_fail(del, SMC_LLC_DEL_LOST_PATH, true);
+	if (lnk != del && lnk->state == SMC_LNK_ACTIVE &&
+	    !smc_wr_link_is_down(&lnk->wr))
+		return lnk;
+	return smc_llc_other_link(lnk->lgr, del);
+}
+
 /*
  * Server: the client asks to delete a link (it lost it) or the group.
  * The server owns every deletion: the request goes back to the client
@@ -591,7 +691,7 @@ static void smc_llc_srv_delete_link(struct smc_lgr_link *lnk,
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	struct smc_llc_msg_info req, resp;
-	struct smc_lgr_link *del;
+	struct smc_lgr_link *del, *via;
 
 	if (m->flags & SMC_LLC_FLAG_DEL_LINK_ALL) {
 		smc_llc_peer_ends_group(lgr);
@@ -604,28 +704,33 @@ static void smc_llc_srv_delete_link(struct smc_lgr_link *lnk,
 		smc_llc_count_late(lgr);
 		return;
 	}
-	smc_llc_init_msg(lnk, &req, SMC_LLC_DELETE_LINK,
+	/* the group's last link: the answer goes, then the group */
+	via = smc_llc_other_link(lgr, del) ? smc_llc_peer_deletes(lnk, del) :
+					     NULL;
+	smc_llc_init_msg(via ?: lnk, &req, SMC_LLC_DELETE_LINK,
 			 m->flags & SMC_LLC_FLAG_DEL_LINK_ORDERLY);
 	req.delete_link.link_num = del->link_id;
 	req.delete_link.reason = m->delete_link.reason;
-	if (smc_llc_xchg(lnk, &req, SMC_LLC_WAIT_TIME, NULL, &resp) ==
+	if (smc_llc_xchg(via ?: lnk, &req, SMC_LLC_WAIT_TIME, NULL, &resp) ==
 	    -ETIMEDOUT)
 		atomic_inc(&lgr->llc_timeouts);
-	/* single-link groups: the link was the group */
-	smc_lgr_terminate_async(lgr, 0);
+	if (via)
+		smc_llc_link_deleted(del);
+	else
+		smc_lgr_terminate_async(lgr, 0);
 }
 
 /*
  * Client: the server deletes a link or the group.  The answer names the
  * link asked for, with "no such link" if we have none by that id, and
- * goes out before the link does.
+ * goes out on a link that is left; the connections moved before.
  */
 static void smc_llc_cli_delete_link(struct smc_lgr_link *lnk,
 				    const struct smc_llc_msg_info *m)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	struct smc_llc_msg_info resp;
-	struct smc_lgr_link *del;
+	struct smc_lgr_link *del, *via;
 
 	if (m->flags & SMC_LLC_FLAG_DEL_LINK_ALL) {
 		smc_llc_peer_ends_group(lgr);
@@ -633,7 +738,10 @@ static void smc_llc_cli_delete_link(struct smc_lgr_link *lnk,
 		return;
 	}
 	del = smc_llc_link_by_id(lgr, m->delete_link.link_num);
-	smc_llc_init_msg(lnk, &resp, SMC_LLC_DELETE_LINK,
+	/* the group's last link: the answer goes, then the group */
+	via = del && smc_llc_other_link(lgr, del) ?
+	      smc_llc_peer_deletes(lnk, del) : NULL;
+	smc_llc_init_msg(via ?: lnk, &resp, SMC_LLC_DELETE_LINK,
 			 SMC_LLC_FLAG_RESP |
 			 (m->flags & SMC_LLC_FLAG_DEL_LINK_ORDERLY));
 	resp.delete_link.link_num = m->delete_link.link_num;
@@ -642,9 +750,11 @@ static void smc_llc_cli_delete_link(struct smc_lgr_link *lnk,
 		smc_llc_send_msg(lnk, &resp, NULL);
 		return;
 	}
-	smc_llc_send_wait(lnk, &resp);
-	/* single-link groups: the link was the group */
-	smc_lgr_terminate_async(lgr, 0);
+	smc_llc_send_wait(via ?: lnk, &resp);
+	if (via)
+		smc_llc_link_deleted(del);
+	else
+		smc_lgr_terminate_async(lgr, 0);
 }
 
 /*
@@ -714,8 +824,21 @@ void smc_llc_flow_work(struct work_struct *work)
 	struct smc_llc_msg_info m;
 	struct smc_llc_qentry *e;
 	struct smc_lgr_link *lnk;
+	unsigned long del;
 	bool kick;
+	int i;
 
+	/* our failed links first: their connections moved already */
+	spin_lock_bh(&lgr->llc_rx_lock);
+	del = lgr->llc_del_links;
+	lgr->llc_del_links = 0;
+	spin_unlock_bh(&lgr->llc_rx_lock);
+	for_each_set_bit(i, &del, SMC_LINKS_PER_LGR_MAX) {
+		mutex_lock(&lgr->llc_flow_lock);
+		if (!READ_ONCE(lgr->torn_down))
+			smc_llc_local_delete_link(lgr, i);
+		mutex_unlock(&lgr->llc_flow_lock);
+	}
 	while ((e = smc_llc_pop(lgr, &lgr->llc_flow_list,
 				&lgr->llc_flow_cnt))) {
 		mutex_lock(&lgr->llc_flow_lock);

@@ -111,6 +111,56 @@ static int smc_tx_rdma_writes(struct smc_connection *conn,
 }
 
 /*
+ * A post failed with @rc.  On a link that went down it is no error of
+ * the connection's: the failover moves the connection to another link
+ * and has tx_work send all that is not confirmed, or the group ends and
+ * stops it.  Meanwhile a CDC is owed.
+ */
+static int smc_tx_post_err(struct smc_connection *conn, int rc)
+{
+	lockdep_assert_held(&conn->send_lock);
+	if (!smc_wr_link_is_down(&conn->lnk->wr))
+		return rc;
+	set_bit(SMC_TX_CDC_WANTED, &conn->tx_flags);
+	return 0;
+}
+
+/**
+ * smc_tx_catch_up() - skip what the peer read beyond our producer cursor
+ * @conn: the connection
+ *
+ * After a move to another link the peer's consumer cursor may pass our
+ * rewound producer cursor: it read data we wrote on the old link whose
+ * CDC completion never came.  That data is confirmed and goes no more;
+ * the peer's free space, which the consumer cursor's advance raised
+ * past its size, is the whole RMBE again.
+ *
+ * Context: any context; @conn->send_lock and @conn->rx_lock held.
+ */
+void smc_tx_catch_up(struct smc_connection *conn)
+{
+	union smc_cursor prod, peer_cons, sent, fin;
+	u32 sndlen = conn->sndbuf_desc->len;
+	u32 ahead;
+
+	lockdep_assert_held(&conn->send_lock);
+	lockdep_assert_held(&conn->rx_lock);
+	prod = smc_cursor_read(&conn->local_tx_ctrl.prod);
+	peer_cons = smc_cursor_read(&conn->local_rx_ctrl.cons);
+	if (!smc_cursor_behind(&peer_cons, &prod))
+		return;
+	ahead = smc_cursor_diff(conn->peer_rmbe_size, &prod, &peer_cons);
+	smc_cursor_write(&conn->local_tx_ctrl.prod, peer_cons);
+	atomic_sub(ahead, &conn->peer_rmbe_space);
+	sent = smc_cursor_read(&conn->tx_curs_sent);
+	fin = smc_cursor_read(&conn->tx_curs_fin);
+	smc_cursor_add(sndlen, &sent, ahead);
+	smc_cursor_write(&conn->tx_curs_sent, sent);
+	smc_cursor_write(&conn->tx_curs_fin, sent);
+	atomic_add(smc_cursor_diff(sndlen, &fin, &sent), &conn->sndbuf_space);
+}
+
+/*
  * Write what fits into the peer RMBE and send the CDC.  @slotp is a
  * slot to use or NULL to find one; it is consumed if it was used.
  * -EAGAIN: no free slot, tx_work must retry.
@@ -129,6 +179,11 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 		return -EPIPE;
 	if (conn->tx_err)
 		return conn->tx_err;
+	if (conn->tx_epoch) {
+		spin_lock(&conn->rx_lock);
+		smc_tx_catch_up(conn);
+		spin_unlock(&conn->rx_lock);
+	}
 	sndlen = conn->sndbuf_desc->len;
 	sent = smc_cursor_read(&conn->tx_curs_sent);
 	prep = smc_cursor_read(&conn->tx_curs_prep);
@@ -181,7 +236,7 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 		if (rc == -EBUSY)
 			return -EAGAIN;
 		if (rc)
-			return rc;
+			return smc_tx_post_err(conn, rc);
 	}
 	if (len) {
 		prod = smc_cursor_read(&conn->local_tx_ctrl.prod);
@@ -189,10 +244,13 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 		if (rc) {
 			smc_wr_send_slot_put(&conn->lnk->wr, *slotp);
 			*slotp = NULL;
-			return rc;
+			return smc_tx_post_err(conn, rc);
 		}
 		smc_cursor_add(conn->peer_rmbe_size, &prod, len);
 		smc_cursor_write(&conn->local_tx_ctrl.prod, prod);
+		/* not when it writes again after a move to another link */
+		if (smc_cursor_behind(&prod, &conn->tx_prod_max))
+			smc_cursor_write(&conn->tx_prod_max, prod);
 		smc_cursor_add(sndlen, &sent, len);
 		smc_cursor_write(&conn->tx_curs_sent, sent);
 		atomic_sub(len, &conn->peer_rmbe_space);
@@ -213,7 +271,7 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 		smc_cdc_tx_conn_flags(conn, SMC_CDC_CONN_ABORT);
 	rc = smc_cdc_send_locked(conn, *slotp);
 	*slotp = NULL;
-	return rc;
+	return rc == -ENOMEM ? rc : smc_tx_post_err(conn, rc);
 }
 
 static int smc_tx_push_common(struct smc_connection *conn, bool corkable)
@@ -293,8 +351,10 @@ void smc_tx_work(struct work_struct *work)
 						   struct smc_connection,
 						   tx_work);
 	struct smc_wr_tx_slot *slot = NULL;
+	struct smc_lgr_link *lnk;
 	int rc;
 
+again:
 	/*
 	 * smc_tx_sched() tests STOPPED without send_lock: a push racing
 	 * smc_conn_data_stop() can queue us after its cancel, when the
@@ -303,10 +363,14 @@ void smc_tx_work(struct work_struct *work)
 	 */
 	if (test_bit(SMC_TX_STOPPED, &conn->tx_flags))
 		goto out;
-	rc = smc_wr_send_slot_get(&conn->lnk->wr, &slot, SMC_WR_SEND_WAIT);
+	lnk = READ_ONCE(conn->lnk);
+	rc = smc_wr_send_slot_get(&lnk->wr, &slot, SMC_WR_SEND_WAIT);
 	if (rc) {
-		smc_wr_stalled(&conn->lnk->wr, rc);
-		/* the link is down or stuck: nothing will ever go out */
+		smc_wr_stalled(&lnk->wr, rc);
+		/* a failover queues us again, or the group's end stops us */
+		if (smc_wr_link_is_down(&lnk->wr))
+			goto out;
+		/* stuck: nothing will ever go out */
 		spin_lock_bh(&conn->send_lock);
 		if (!conn->tx_err)
 			conn->tx_err = rc == -EBUSY ? -ETIMEDOUT : rc;
@@ -315,10 +379,17 @@ void smc_tx_work(struct work_struct *work)
 		goto out;
 	}
 	spin_lock_bh(&conn->send_lock);
+	if (conn->lnk != lnk) {
+		/* moved to another link while we waited for a slot */
+		spin_unlock_bh(&conn->send_lock);
+		smc_wr_send_slot_put(&lnk->wr, slot);
+		slot = NULL;
+		goto again;
+	}
 	rc = smc_tx_push_locked(conn, &slot, false);
 	spin_unlock_bh(&conn->send_lock);
 	if (slot)
-		smc_wr_send_slot_put(&conn->lnk->wr, slot);
+		smc_wr_send_slot_put(&lnk->wr, slot);
 	if (rc == -ENOMEM && !test_bit(SMC_TX_STOPPED, &conn->tx_flags)) {
 		/* the reference goes with the work */
 		if (queue_delayed_work(smc_tx_wq, &conn->tx_work,

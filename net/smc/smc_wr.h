@@ -355,6 +355,19 @@ static inline u32 smc_wr_lkey(const struct smc_link *lnk)
 }
 
 /**
+ * smc_wr_link_is_down() - was the link marked down?
+ * @lnk: the link
+ *
+ * Context: any.
+ * Return: true once smc_wr_link_down() or a teardown marked it: no new
+ * work request goes out on it.
+ */
+static inline bool smc_wr_link_is_down(const struct smc_link *lnk)
+{
+	return test_bit(SMC_WR_LINK_DOWN, &lnk->flags);
+}
+
+/**
  * smc_wr_slot_buf() - the 44 bytes of a send slot to fill
  * @slot: a slot from smc_wr_send_slot_get()
  *

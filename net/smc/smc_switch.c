@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
+ *
+ * Failover: a link of a group failed, and its connections move to a
+ * link that is left, with no byte lost (failover brief, invariant I1-I8).
+ *
+ * Every source of a link failure - a completion error, a port or device
+ * event, an unanswered TEST_LINK, the peer's DELETE_LINK - marks the
+ * link down in its smc_wr layer, and the link's down_work does the rest
+ * in process context, never waiting for an LLC flow:
+ *
+ *   1. the link leaves ACTIVE, so no new connection takes it;
+ *   2. its QP goes to ERR and its posted work flushes (the fence: the
+ *      old link writes nothing after a byte is written again);
+ *   3. each connection on it moves to a link that is left, under its
+ *      send_lock: the send cursors go back to the last completed CDC
+ *      (smc_tx_rewind()), a validation CDC tells the peer the sequence
+ *      number of that CDC, and tx_work writes again what was not
+ *      confirmed and sends a CDC with our cursors and flags;
+ *   4. the group's flow work deletes the link with the peer (DELETE_LINK,
+ *      smc_llc_link.c).
+ *
+ * With no link left the group ends, as it always did.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/workqueue.h>
+
+#include "smc_compat.h"
+#include "smc_data.h"
+#include "smc_lgr.h"
+
+/*
+ * Since the module loaded: links that failed over, links whose group
+ * ended with them (none left), connections moved, and of those the ones
+ * aborted for want of the peer's rkey on the new link.
+ */
+static struct {
+	atomic_t	failovers;
+	atomic_t	group_ends;
+	atomic_t	conns_moved;
+	atomic_t	conns_no_rkey;
+} smc_switch_stats;
+
+/* a link connections can move to: ACTIVE and not marked down; lock held */
+static struct smc_lgr_link *smc_switch_target(struct smc_link_group *lgr,
+					      struct smc_lgr_link *from)
+{
+	int i;
+
+	lockdep_assert_held(&lgr->lock);
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
+		struct smc_lgr_link *lnk = &lgr->lnk[i];
+
+		if (lnk != from && lnk->state == SMC_LNK_ACTIVE &&
+		    !smc_wr_link_is_down(&lnk->wr))
+			return lnk;
+	}
+	return NULL;
+}
+
+/*
+ * The cursors of @conn after a move (failover brief I3, I5): computed
+ * under rx_lock too, which the receive path holds while it moves the
+ * peer's consumer cursor and our view of the peer's free space.
+ */
+static void smc_switch_cursors(struct smc_connection *conn)
+{
+	struct smc_tx_rewind r;
+
+	lockdep_assert_held(&conn->send_lock);
+	spin_lock(&conn->rx_lock);
+	/* a move before the last one's pushes caught up */
+	smc_tx_catch_up(conn);
+	r.fin = smc_cursor_read(&conn->tx_curs_fin);
+	r.sent = smc_cursor_read(&conn->tx_curs_sent);
+	r.prod = smc_cursor_read(&conn->local_tx_ctrl.prod);
+	r.peer_cons = smc_cursor_read(&conn->local_rx_ctrl.cons);
+	smc_tx_rewind(conn->sndbuf_desc->len, conn->peer_rmbe_size, &r);
+	smc_cursor_write(&conn->tx_curs_fin, r.fin);
+	smc_cursor_write(&conn->tx_curs_sent, r.sent);
+	smc_cursor_write(&conn->local_tx_ctrl.prod, r.prod);
+	atomic_add(r.freed, &conn->sndbuf_space);
+	atomic_set(&conn->peer_rmbe_space, r.space);
+	spin_unlock(&conn->rx_lock);
+	/*
+	 * An urgent byte written again must be marked again: the peer
+	 * finds it at the producer cursor of the CDC that carries it.
+	 */
+	if (test_bit(SMC_TX_URG_WAIT, &conn->tx_flags) &&
+	    smc_cursor_behind(&conn->urg_tx_curs, &r.sent)) {
+		clear_bit(SMC_TX_URG_WAIT, &conn->tx_flags);
+		WRITE_ONCE(conn->urg_tx_pend, true);
+	}
+}
+
+/* can @conn write into its peer RMBE on @to?  rkey 0: no rtoken there */
+static bool smc_switch_rkey_ok(struct smc_connection *conn,
+			       struct smc_lgr_link *to)
+{
+	struct smc_link_group *lgr = conn->lgr;
+	bool ok;
+
+	spin_lock(&lgr->rtokens_lock);
+	ok = lgr->rtokens[conn->rtoken_idx][to->idx].rkey != 0;
+	spin_unlock(&lgr->rtokens_lock);
+	return ok;
+}
+
+/* move @conn from @from to @to; it holds a reference from ops->hold() */
+static void smc_switch_conn(struct smc_connection *conn,
+			    struct smc_lgr_link *from, struct smc_lgr_link *to)
+{
+	struct smc_wr_tx_slot *slot = NULL;
+	bool live, resend = false;
+
+	/* the slot for the validation is taken first: it may wait */
+	live = READ_ONCE(conn->peer_token) &&
+	       !test_bit(SMC_TX_STOPPED, &conn->tx_flags);
+	if (live && smc_wr_send_slot_get(&to->wr, &slot, SMC_WR_SEND_WAIT))
+		slot = NULL;	/* @to failed too: its failover follows */
+
+	spin_lock_bh(&conn->send_lock);
+	if (conn->lnk != from)
+		goto unlock;
+	WRITE_ONCE(conn->lnk, to);
+	conn->tx_epoch++;
+	if (conn->lnk_counted) {
+		atomic_dec(&from->conn_cnt);
+		atomic_inc(&to->conn_cnt);
+	}
+	/* still in its handshake nothing was sent; once stopped, nothing is */
+	if (!conn->peer_token || test_bit(SMC_TX_STOPPED, &conn->tx_flags))
+		goto unlock;
+	if (!smc_switch_rkey_ok(conn, to)) {
+		/* never seen from a peer that exchanged the rkeys: abort */
+		smc_cdc_tx_conn_flags(conn, SMC_CDC_CONN_ABORT);
+		WRITE_ONCE(conn->out_of_sync, true);
+		atomic_inc(&smc_switch_stats.conns_no_rkey);
+	} else {
+		smc_switch_cursors(conn);
+	}
+	if (slot) {
+		/* the slot is consumed either way */
+		smc_cdc_send_validation(conn, slot);
+		slot = NULL;
+	}
+	set_bit(SMC_TX_CDC_WANTED, &conn->tx_flags);
+	resend = true;
+	atomic_inc(&smc_switch_stats.conns_moved);
+unlock:
+	spin_unlock_bh(&conn->send_lock);
+	if (slot)
+		smc_wr_send_slot_put(&to->wr, slot);
+	if (!resend)
+		return;
+	smc_tx_sched(conn);
+	/* freed send ring space, or an abort for the socket to see */
+	conn->ops->write_space(conn);
+	if (READ_ONCE(conn->out_of_sync))
+		conn->ops->state_change(conn);
+}
+
+/**
+ * smc_switch_conns() - move every connection off a failed link
+ * @from: the link, no longer ACTIVE and fenced (its QP in ERR)
+ *
+ * Connections in their handshake and closing ones move too: the former
+ * only change links, the latter send again what is not confirmed, with
+ * their closing flags.
+ *
+ * Context: process context, may sleep (a send slot on the new link).
+ * Return: the link the connections went to, or NULL if none is left.
+ */
+struct smc_lgr_link *smc_switch_conns(struct smc_lgr_link *from)
+{
+	struct smc_link_group *lgr = from->lgr;
+	struct smc_connection *conn;
+	struct smc_lgr_link *to;
+	struct rb_node *n;
+
+	might_sleep();
+	for (;;) {
+		conn = NULL;
+		spin_lock_bh(&lgr->lock);
+		to = smc_switch_target(lgr, from);
+		for (n = rb_first(&lgr->conns); to && n; n = rb_next(n)) {
+			struct smc_connection *c = rb_entry(n,
+							    struct smc_connection,
+							    node);
+
+			if (READ_ONCE(c->lnk) == from && c->ops) {
+				c->ops->hold(c);
+				conn = c;
+				break;
+			}
+		}
+		spin_unlock_bh(&lgr->lock);
+		if (!conn)
+			return to;
+		/* a moved connection no longer matches: the scan ends */
+		smc_switch_conn(conn, from, to);
+		conn->ops->put(conn);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_switch_conns);
+
+/**
+ * smc_switch_link_down_work() - the failover of one link
+ * @work: lnk->down_work, which holds a group reference
+ *
+ * Context: process context, on smc_switch_wq.
+ */
+void smc_switch_link_down_work(struct work_struct *work)
+{
+	struct smc_lgr_link *lnk = container_of(work, struct smc_lgr_link,
+						down_work);
+	struct smc_link_group *lgr = lnk->lgr;
+	bool active, alone;
+	u32 reason;
+
+	spin_lock_bh(&lgr->lock);
+	active = lnk->state == SMC_LNK_ACTIVE;
+	if (active)
+		lnk->state = SMC_LNK_INACTIVE;	/* no new connection */
+	/* a link being added, alone as at a first contact, was the group */
+	alone = !smc_switch_target(lgr, lnk) &&
+		lnk->state == SMC_LNK_ACTIVATING;
+	reason = lnk->down_reason ?: SMC_LLC_DEL_LOST_PATH;
+	spin_unlock_bh(&lgr->lock);
+	if (READ_ONCE(lgr->torn_down))
+		goto out;
+	if (!active) {
+		/* else its ADD_LINK flow fails and clears it */
+		if (alone)
+			smc_lgr_terminate_async(lgr, reason);
+		goto out;
+	}
+	wake_up_all(&lnk->llc_wait);
+	smc_wr_link_quiesce(&lnk->wr);
+	if (!smc_switch_conns(lnk)) {
+		atomic_inc(&smc_switch_stats.group_ends);
+		smc_lgr_terminate_async(lgr, reason);
+		goto out;
+	}
+	atomic_inc(&smc_switch_stats.failovers);
+	smc_llc_link_lost(lnk);
+out:
+	smc_lgr_put(lgr);
+}
+
+/**
+ * smc_switch_link_fail() - take a link down and fail it over
+ * @lnk: the link
+ * @reason: SMC_LLC_DEL_* the group ends with if no link is left
+ * @wait: wait until its connections moved (or the group is ending)
+ *
+ * For the LLC flows: the peer deletes a link while another is left.
+ *
+ * Context: process context if @wait, else any but hard interrupt.
+ */
+void smc_switch_link_fail(struct smc_lgr_link *lnk, u32 reason, bool wait)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+
+	spin_lock_bh(&lgr->lock);
+	if (!lnk->down_reason)
+		lnk->down_reason = reason;
+	spin_unlock_bh(&lgr->lock);
+	smc_wr_link_down(&lnk->wr, IB_WC_SUCCESS);
+	if (wait)
+		flush_work(&lnk->down_work);
+}
+
+/**
+ * smc_switch_conn_uncount() - a connection leaves its link's count
+ * @conn: the connection, stopped (smc_conn_data_stop())
+ *
+ * Under send_lock, which a failover holds while it moves the count.
+ *
+ * Context: process context.
+ */
+void smc_switch_conn_uncount(struct smc_connection *conn)
+{
+	if (!conn->lnk_counted)
+		return;
+	spin_lock_bh(&conn->send_lock);
+	atomic_dec(&conn->lnk->conn_cnt);
+	conn->lnk_counted = false;
+	spin_unlock_bh(&conn->send_lock);
+}
+
+static int smc_switch_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "failovers %d\n",
+		   atomic_read(&smc_switch_stats.failovers));
+	seq_printf(m, "group_ends %d\n",
+		   atomic_read(&smc_switch_stats.group_ends));
+	seq_printf(m, "conns_moved %d\n",
+		   atomic_read(&smc_switch_stats.conns_moved));
+	seq_printf(m, "conns_no_rkey %d\n",
+		   atomic_read(&smc_switch_stats.conns_no_rkey));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smc_switch);
+
+/**
+ * smc_switch_debugfs_init() - the failover file under /sys/kernel/debug/smc/
+ * @root: that directory
+ *
+ * failover: links that failed over to another link of their group,
+ * links that failed with none left (the group ended), connections moved,
+ * and connections aborted because the peer had no rkey on the new link.
+ *
+ * Context: module init.
+ */
+void smc_switch_debugfs_init(struct dentry *root)
+{
+	debugfs_create_file("failover", 0400, root, NULL, &smc_switch_fops);
+}
