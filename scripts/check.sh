@@ -432,10 +432,10 @@ if [[ " $parts " == *" debug "* ]]; then
 		# the debug kernel runs 4-6 times slower under TCG: a subset
 		# that fits the CI budget (the handshake, SMC-R, one fault of
 		# each kind, device removal among them, 10,000 fuzzed LLC and
-		# CDC messages); CHECK_FULL=1 adds devices.sh, whose device
-		# choice is logic the stock run checks, at 8 times its time
-		# here, and the namespace tests
-		debug_tests="clc_messages.sh smcr.sh faults.sh wire_fuzz.sh"
+		# CDC messages, two link failures under load); CHECK_FULL=1
+		# adds devices.sh, whose device choice is logic the stock run
+		# checks, at 8 times its time here, and the namespace tests
+		debug_tests="clc_messages.sh smcr.sh faults.sh wire_fuzz.sh failover.sh"
 		[ -n "${CHECK_FULL:-}" ] && debug_tests="$debug_tests devices.sh diag_netns.sh"
 		run_selftests debug selftests-debug \
 			"selftests on the two-host rig, debug kernel, kmemleak scans" \

@@ -18,6 +18,11 @@
  * Then the client shuts each connection down and both sides wait for end
  * of stream before they close.
  *
+ * With --fail-at B --fail-cmd CMD, CMD runs once (through the shell)
+ * when B bytes have come in on this side, over all connections, in the
+ * middle of the transfer: a link failure, say, that the connections
+ * must survive.
+ *
  * Each connection starts with an 8-byte header: "SMCn" and its index,
  * big-endian; the data of connection i in either direction is a stream
  * of its own, generated from the seed and i.
@@ -56,6 +61,8 @@ struct conn {
 
 static struct conn *conns;
 static struct pollfd *pfds;
+static unsigned long long rcvd_total;	/* over all connections */
+static unsigned long long failed_at_ms;	/* when --fail-cmd ended */
 static unsigned char rxbuf[CHUNK], expbuf[CHUNK];
 
 /* the streams of connection @idx; the client sends seed 1, the server 2 */
@@ -113,6 +120,25 @@ static bool conn_send(struct conn *c)
 	return true;
 }
 
+/* the --fail-cmd, once, when --fail-at bytes came in */
+static void conns_fail(void)
+{
+	unsigned long long t0;
+	int rc;
+
+	if (!opt.fail_cmd || failed_at_ms || rcvd_total < opt.fail_at)
+		return;
+	fflush(NULL);
+	t0 = now_ms();
+	rc = system(opt.fail_cmd);
+	if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc))
+		FAIL("fail command failed (status 0x%x): %s", rc,
+		     opt.fail_cmd);
+	failed_at_ms = now_ms();
+	printf("fail command ran after %llu bytes in, for %llu ms\n",
+	       rcvd_total, failed_at_ms - t0);
+}
+
 /* check what has arrived; true once all S bytes are in */
 static bool conn_recv(struct conn *c)
 {
@@ -141,6 +167,8 @@ static bool conn_recv(struct conn *c)
 			     cname(c), c->rcvd + i, rxbuf[i], expbuf[i]);
 		}
 		c->rcvd += n;
+		rcvd_total += n;
+		conns_fail();
 	}
 	return true;
 }
@@ -295,6 +323,9 @@ static void server_body(int lfd)
 		}
 	}
 	close(lfd);
+	if (opt.fail_cmd && !failed_at_ms)
+		FAIL("--fail-at %llu: only %llu bytes came in", opt.fail_at,
+		     rcvd_total);
 	printf("ok server: %u connections, %llu bytes each way on each\n",
 	       opt.conns, opt.size);
 }
@@ -376,8 +407,14 @@ static void client_run(void)
 		}
 	}
 	t1 = now_ms();
+	if (opt.fail_cmd && !failed_at_ms)
+		FAIL("--fail-at %llu: only %llu bytes came in", opt.fail_at,
+		     rcvd_total);
 	printf("ok client: %u connections up and %llu bytes each way on each in %.2f s\n",
 	       opt.conns, opt.size, (t1 - t0) / 1000.0);
+	if (failed_at_ms)
+		printf("ok client: all in %.2f s after the fail command\n",
+		       (t1 - failed_at_ms) / 1000.0);
 	conns_hook("client");
 	for (i = 0; i < opt.conns; i++) {
 		OK(shutdown(conns[i].fd, SHUT_WR));
@@ -401,6 +438,7 @@ static void usage(void)
 		"               [--ipv6] [--daemon --result FILE] [--rcvbuf B] [--sndbuf B]\n"
 		"               --conns N --size S [--seed X] [--timeout S]\n"
 		"       smc_conns_test client --host ADDR --port P [--hook CMD] [options as server]\n"
+		"       (both: [--fail-at BYTES --fail-cmd CMD])\n"
 		"       smc_conns_test wait --result FILE [--kill]\n");
 	exit(2);
 }

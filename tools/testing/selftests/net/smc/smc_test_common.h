@@ -77,6 +77,8 @@ struct opts {
 	bool smcr;		/* the connection runs over SMC-R */
 	bool oob;		/* smc_data_test: an urgent byte leads */
 	unsigned int pace_ms;	/* smc_data_test: pause after each write */
+	unsigned long long fail_at;	/* smc_conns_test: run fail_cmd once */
+	const char *fail_cmd;	/* ... when this many bytes came in */
 	bool verbose;
 };
 
@@ -651,6 +653,8 @@ static void parse_opts(int argc, char **argv)
 		{ "smcr",	no_argument,	   NULL, 'M' },
 		{ "oob",	no_argument,	   NULL, 'O' },
 		{ "pace",	required_argument, NULL, 'P' },
+		{ "fail-at",	required_argument, NULL, 'F' },
+		{ "fail-cmd",	required_argument, NULL, 'C' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ }
@@ -675,7 +679,7 @@ static void parse_opts(int argc, char **argv)
 	else
 		usage();
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "c:H:p:f:6dkr:x:t:s:D:S:n:R:W:EMOP:vh", lo,
+	while ((c = getopt_long(argc, argv, "c:H:p:f:6dkr:x:t:s:D:S:n:R:W:EMOP:F:C:vh", lo,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -744,6 +748,12 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'P':
 			opt.pace_ms = strtoul(optarg, NULL, 0);
+			break;
+		case 'F':
+			opt.fail_at = strtoull(optarg, NULL, 0);
+			break;
+		case 'C':
+			opt.fail_cmd = optarg;
 			break;
 		case 'v':
 			opt.verbose = true;
