@@ -716,7 +716,7 @@ static void smc_data_no_slot(struct kunit *test)
 
 	dt_pair_up(test);
 	while (n < ARRAY_SIZE(slots) &&
-	       !smc_wr_send_slot_get_nowait(wl, &slots[n]))
+	       !smc_wr_send_slot_get_nowait(wl, &slots[n], SMC_WR_SLOT_CTRL))
 		n++;
 	KUNIT_ASSERT_EQ(test, n, wl->send_cnt);
 	KUNIT_ASSERT_EQ(test, dt_send(a, &byte, 1, 0), 1);
@@ -778,7 +778,8 @@ static void smc_data_stop_sends_last_flags(struct kunit *test)
 
 	dt_pair_up(test);
 	while (sb.n < ARRAY_SIZE(slots) &&
-	       !smc_wr_send_slot_get_nowait(sb.lnk, &slots[sb.n]))
+	       !smc_wr_send_slot_get_nowait(sb.lnk, &slots[sb.n],
+						   SMC_WR_SLOT_CTRL))
 		sb.n++;
 	KUNIT_ASSERT_EQ(test, sb.n, sb.lnk->send_cnt);
 	KUNIT_EXPECT_EQ(test, smc_cdc_send_flags(&a->conn,

@@ -539,7 +539,8 @@ static int lgrt_send_raw(struct smc_lgr_link *lnk,
 	struct smc_wr_tx_slot *slot;
 	int rc, len;
 
-	rc = smc_wr_send_slot_get(&lnk->wr, &slot, SMC_WR_SEND_WAIT);
+	rc = smc_wr_send_slot_get(&lnk->wr, &slot, SMC_WR_SLOT_CTRL,
+				  SMC_WR_SEND_WAIT);
 	if (rc)
 		return rc;
 	len = smc_llc_encode(smc_wr_slot_buf(slot), SMC_WR_TX_SIZE, m,

@@ -122,7 +122,8 @@ int smc_llc_send_msg(struct smc_lgr_link *lnk, const struct smc_llc_msg_info *m,
 	int rc, len;
 	u8 *buf;
 
-	rc = smc_wr_send_slot_get(&lnk->wr, &slot, SMC_WR_SEND_WAIT);
+	rc = smc_wr_send_slot_get(&lnk->wr, &slot, SMC_WR_SLOT_CTRL,
+				  SMC_WR_SEND_WAIT);
 	if (rc)
 		goto no_slot;
 	len = smc_llc_encode(smc_wr_slot_buf(slot), SMC_WR_TX_SIZE, m, order);

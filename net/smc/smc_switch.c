@@ -119,7 +119,8 @@ static void smc_switch_conn(struct smc_connection *conn,
 	/* the slot for the validation is taken first: it may wait */
 	live = READ_ONCE(conn->peer_token) &&
 	       !test_bit(SMC_TX_STOPPED, &conn->tx_flags);
-	if (live && smc_wr_send_slot_get(&to->wr, &slot, SMC_WR_SEND_WAIT))
+	if (live && smc_wr_send_slot_get(&to->wr, &slot, SMC_WR_SLOT_CTRL,
+					 SMC_WR_SEND_WAIT))
 		slot = NULL;	/* @to failed too: its failover follows */
 
 	spin_lock_bh(&conn->send_lock);

@@ -232,7 +232,8 @@ static int smc_tx_push_locked(struct smc_connection *conn,
 	    smc_tx_should_cork(conn, pending))
 		return 0;
 	if (!*slotp) {
-		rc = smc_wr_send_slot_get_nowait(&conn->lnk->wr, slotp);
+		rc = smc_wr_send_slot_get_nowait(&conn->lnk->wr, slotp,
+						 SMC_WR_SLOT_DATA);
 		if (rc == -EBUSY)
 			return -EAGAIN;
 		if (rc)
@@ -364,7 +365,8 @@ again:
 	if (test_bit(SMC_TX_STOPPED, &conn->tx_flags))
 		goto out;
 	lnk = READ_ONCE(conn->lnk);
-	rc = smc_wr_send_slot_get(&lnk->wr, &slot, SMC_WR_SEND_WAIT);
+	rc = smc_wr_send_slot_get(&lnk->wr, &slot, SMC_WR_SLOT_DATA,
+				  SMC_WR_SEND_WAIT);
 	if (rc) {
 		smc_wr_stalled(&lnk->wr, rc);
 		/* a failover queues us again, or the group's end stops us */

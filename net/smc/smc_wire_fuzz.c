@@ -226,7 +226,7 @@ static int smc_fuzz_send(struct smc_fuzz *f)
 
 	if (wr->v2 && !smc_fuzz_rnd(f, 20))
 		return smc_fuzz_send_v2(f);
-	rc = smc_wr_send_slot_get(wr, &slot, SMC_WR_SEND_WAIT);
+	rc = smc_wr_send_slot_get(wr, &slot, SMC_WR_SLOT_CTRL, SMC_WR_SEND_WAIT);
 	if (rc)
 		return rc;
 	smc_fuzz_build(f, smc_wr_slot_buf(slot));

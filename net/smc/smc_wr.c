@@ -108,10 +108,11 @@ static void smc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	smc_wr_put(lnk);
 }
 
-/* the first free slot, or -EBUSY; never sleeps */
-static int smc_wr_slot_try(struct smc_link *lnk, struct smc_wr_tx_slot **slot)
+/* the first free slot @use may take, or -EBUSY; never sleeps */
+static int smc_wr_slot_try(struct smc_link *lnk, struct smc_wr_tx_slot **slot,
+			   enum smc_wr_slot_use use)
 {
-	unsigned int idx;
+	unsigned int idx, limit = lnk->send_cnt;
 
 	atomic_inc(&lnk->slot_holders);
 	/*
@@ -124,9 +125,11 @@ static int smc_wr_slot_try(struct smc_link *lnk, struct smc_wr_tx_slot **slot)
 		smc_wr_slot_unhold(lnk);
 		return -ENOLINK;
 	}
+	if (use == SMC_WR_SLOT_DATA && limit > 1)
+		limit--;
 	for (;;) {
-		idx = find_first_zero_bit(lnk->tx_mask, lnk->send_cnt);
-		if (idx >= lnk->send_cnt) {
+		idx = find_first_zero_bit(lnk->tx_mask, limit);
+		if (idx >= limit) {
 			smc_wr_slot_unhold(lnk);
 			return -EBUSY;
 		}
@@ -139,9 +142,10 @@ static int smc_wr_slot_try(struct smc_link *lnk, struct smc_wr_tx_slot **slot)
 
 /* wait condition: a slot was found, or there will never be one */
 static bool smc_wr_slot_wait(struct smc_link *lnk,
-			     struct smc_wr_tx_slot **slot, int *rc)
+			     struct smc_wr_tx_slot **slot,
+			     enum smc_wr_slot_use use, int *rc)
 {
-	*rc = smc_wr_slot_try(lnk, slot);
+	*rc = smc_wr_slot_try(lnk, slot, use);
 	return *rc != -EBUSY;
 }
 
@@ -149,6 +153,7 @@ static bool smc_wr_slot_wait(struct smc_link *lnk,
  * smc_wr_send_slot_get() - reserve a send slot, waiting for one to free up
  * @lnk: the link
  * @slot: returns the slot
+ * @use: SMC_WR_SLOT_DATA leaves the last free slot to SMC_WR_SLOT_CTRL
  * @timeout: longest wait in jiffies (SMC_WR_SEND_WAIT normally)
  *
  * The caller fills smc_wr_slot_buf() and posts it with smc_wr_send(), or
@@ -158,14 +163,14 @@ static bool smc_wr_slot_wait(struct smc_link *lnk,
  * Return: 0, -ENOLINK if the link is down, -ETIMEDOUT, or -ERESTARTSYS.
  */
 int smc_wr_send_slot_get(struct smc_link *lnk, struct smc_wr_tx_slot **slot,
-			 long timeout)
+			 enum smc_wr_slot_use use, long timeout)
 {
 	int rc = -EBUSY;
 	long left;
 
 	might_sleep();
 	left = wait_event_interruptible_timeout(lnk->tx_wait,
-						smc_wr_slot_wait(lnk, slot, &rc),
+						smc_wr_slot_wait(lnk, slot, use, &rc),
 						timeout);
 	if (left < 0)
 		return left;
@@ -198,14 +203,16 @@ EXPORT_SYMBOL_IF_KUNIT(smc_wr_stalled);
  * smc_wr_send_slot_get_nowait() - reserve a send slot without waiting
  * @lnk: the link
  * @slot: returns the slot
+ * @use: as for smc_wr_send_slot_get()
  *
  * Context: any, including softirq.
  * Return: 0, -ENOLINK if the link is down, -EBUSY if all slots are taken.
  */
 int smc_wr_send_slot_get_nowait(struct smc_link *lnk,
-				struct smc_wr_tx_slot **slot)
+				struct smc_wr_tx_slot **slot,
+				enum smc_wr_slot_use use)
 {
-	return smc_wr_slot_try(lnk, slot);
+	return smc_wr_slot_try(lnk, slot, use);
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_wr_send_slot_get_nowait);
 
@@ -339,7 +346,7 @@ int smc_wr_send_v2_get(struct smc_link *lnk, struct smc_wr_tx_slot **slot,
 		return -ETIMEDOUT;
 	if (rc)
 		return rc;
-	rc = smc_wr_send_slot_get(lnk, slot, timeout);
+	rc = smc_wr_send_slot_get(lnk, slot, SMC_WR_SLOT_CTRL, timeout);
 	if (rc) {
 		clear_bit_unlock(SMC_WR_TX_V2_BUSY, &lnk->flags);
 		wake_up(&lnk->tx_wait);

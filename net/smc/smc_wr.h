@@ -318,11 +318,23 @@ int smc_wr_qp_to_init(struct smc_link *lnk);
 int smc_wr_qp_to_rtr(struct smc_link *lnk, const struct smc_wr_peer *peer);
 int smc_wr_qp_to_rts(struct smc_link *lnk);
 
+/*
+ * Who asks for a send slot.  A connection's CDC leaves the last free
+ * slot to link control: with hundreds of connections waiting for slots,
+ * an LLC answer would otherwise wait its turn behind them, past the
+ * peer's patience (SMC_LLC_WAIT_TIME).
+ */
+enum smc_wr_slot_use {
+	SMC_WR_SLOT_CTRL,	/* LLC, the failover validation: any slot */
+	SMC_WR_SLOT_DATA,	/* a connection's CDC: all but the last */
+};
+
 int smc_wr_send_slot_get(struct smc_link *lnk, struct smc_wr_tx_slot **slot,
-			 long timeout);
+			 enum smc_wr_slot_use use, long timeout);
 void smc_wr_stalled(struct smc_link *lnk, int rc);
 int smc_wr_send_slot_get_nowait(struct smc_link *lnk,
-				struct smc_wr_tx_slot **slot);
+				struct smc_wr_tx_slot **slot,
+				enum smc_wr_slot_use use);
 void smc_wr_send_slot_put(struct smc_link *lnk, struct smc_wr_tx_slot *slot);
 int smc_wr_send(struct smc_link *lnk, struct smc_wr_tx_slot *slot,
 		smc_wr_tx_done_t done, void *priv);

@@ -184,10 +184,11 @@ static int wrt_send(struct smc_link *lnk, struct wrt_pin *pin, u8 type,
 	int rc, n, max;
 	u8 *buf;
 
-	rc = smc_wr_send_slot_get_nowait(lnk, &slot);
+	rc = smc_wr_send_slot_get_nowait(lnk, &slot, SMC_WR_SLOT_CTRL);
 	if (rc == -EBUSY) {
 		atomic_inc(&pin->waited);
-		rc = smc_wr_send_slot_get(lnk, &slot, SMC_WR_SEND_WAIT);
+		rc = smc_wr_send_slot_get(lnk, &slot, SMC_WR_SLOT_CTRL,
+					  SMC_WR_SEND_WAIT);
 	}
 	if (rc)
 		return rc;
@@ -316,7 +317,9 @@ static void wrt_pair_up(struct kunit *test, bool v2, u16 send_cnt)
 	KUNIT_ASSERT_EQ(test, smc_wr_qp_to_init(&c->a.lnk), 0);
 	KUNIT_ASSERT_EQ(test, smc_wr_qp_to_init(&c->b.lnk), 0);
 	/* nothing goes out before RTS, and that is no link failure */
-	KUNIT_ASSERT_EQ(test, smc_wr_send_slot_get_nowait(&c->a.lnk, &slot),
+	KUNIT_ASSERT_EQ(test,
+			smc_wr_send_slot_get_nowait(&c->a.lnk, &slot,
+						    SMC_WR_SLOT_CTRL),
 			0);
 	KUNIT_EXPECT_EQ(test, smc_wr_send(&c->a.lnk, slot, NULL, NULL),
 			-ENOTCONN);
@@ -425,17 +428,35 @@ static void smc_wr_burst(struct kunit *test)
 			SMC_WR_SEND_CNT_DEF);
 	KUNIT_EXPECT_GT(test, atomic_read(&pin->waited), 0);
 
-	/* all slots taken: the non-blocking variant says so at once */
-	for (i = 0; i < SMC_WR_SEND_CNT_DEF; i++)
-		KUNIT_ASSERT_EQ(test, smc_wr_send_slot_get_nowait(&c->a.lnk,
-								  &slot), 0);
-	KUNIT_EXPECT_EQ(test, smc_wr_send_slot_get_nowait(&c->a.lnk, &slot),
+	/* all but one taken: a CDC waits, link control takes the last */
+	for (i = 0; i < SMC_WR_SEND_CNT_DEF - 1; i++)
+		KUNIT_ASSERT_EQ(test,
+				smc_wr_send_slot_get_nowait(&c->a.lnk, &slot,
+							    SMC_WR_SLOT_DATA),
+				0);
+	KUNIT_EXPECT_EQ(test, smc_wr_send_slot_get_nowait(&c->a.lnk, &slot,
+							  SMC_WR_SLOT_DATA),
 			-EBUSY);
-	KUNIT_EXPECT_EQ(test, smc_wr_send_slot_get(&c->a.lnk, &slot, 1),
+	KUNIT_EXPECT_EQ(test, smc_wr_send_slot_get(&c->a.lnk, &slot,
+						   SMC_WR_SLOT_DATA, 1),
+			-ETIMEDOUT);
+	KUNIT_ASSERT_EQ(test,
+			smc_wr_send_slot_get_nowait(&c->a.lnk, &slot,
+						    SMC_WR_SLOT_CTRL),
+			0);
+	/* all slots taken: the non-blocking variant says so at once */
+	KUNIT_EXPECT_EQ(test,
+			smc_wr_send_slot_get_nowait(&c->a.lnk, &slot,
+						    SMC_WR_SLOT_CTRL),
+			-EBUSY);
+	KUNIT_EXPECT_EQ(test, smc_wr_send_slot_get(&c->a.lnk, &slot,
+						   SMC_WR_SLOT_CTRL, 1),
 			-ETIMEDOUT);
 	for (i = 0; i < SMC_WR_SEND_CNT_DEF; i++)
 		smc_wr_send_slot_put(&c->a.lnk, &c->a.lnk.tx_slots[i]);
-	KUNIT_EXPECT_EQ(test, smc_wr_send_slot_get_nowait(&c->a.lnk, &slot),
+	KUNIT_EXPECT_EQ(test,
+			smc_wr_send_slot_get_nowait(&c->a.lnk, &slot,
+						    SMC_WR_SLOT_CTRL),
 			0);
 	smc_wr_send_slot_put(&c->a.lnk, slot);
 
@@ -445,7 +466,9 @@ static void smc_wr_burst(struct kunit *test)
 	smc_wr_stalled(&c->a.lnk, -ETIMEDOUT);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->a.down), 1);
 	KUNIT_EXPECT_TRUE(test, test_bit(SMC_WR_LINK_DOWN, &c->a.lnk.flags));
-	KUNIT_EXPECT_EQ(test, smc_wr_send_slot_get_nowait(&c->a.lnk, &slot),
+	KUNIT_EXPECT_EQ(test,
+			smc_wr_send_slot_get_nowait(&c->a.lnk, &slot,
+						    SMC_WR_SLOT_CTRL),
 			-ENOLINK);
 	smc_wr_stalled(&c->a.lnk, -ETIMEDOUT);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->a.down), 1);
@@ -604,7 +627,9 @@ static void smc_wr_teardown(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->a.lnk.stats.drain_timeout), 0);
 	/* a teardown is not reported as a link failure */
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->a.down), 0);
-	KUNIT_EXPECT_EQ(test, smc_wr_send_slot_get_nowait(&c->a.lnk, &slot),
+	KUNIT_EXPECT_EQ(test,
+			smc_wr_send_slot_get_nowait(&c->a.lnk, &slot,
+						    SMC_WR_SLOT_CTRL),
 			-ENOLINK);
 }
 
@@ -627,7 +652,8 @@ static void smc_wr_teardown_holder(struct kunit *test)
 
 	wrt_pair_up(test, true, 0);
 	KUNIT_ASSERT_EQ(test,
-			smc_wr_send_slot_get_nowait(&c->a.lnk, &slot), 0);
+			smc_wr_send_slot_get_nowait(&c->a.lnk, &slot,
+						    SMC_WR_SLOT_CTRL), 0);
 	init_completion(&c->destroyed);
 	INIT_WORK(&c->destroy_work, wrt_destroy_work);
 	schedule_work(&c->destroy_work);
