@@ -9,7 +9,8 @@
  *   smc_conns_test wait --result FILE [--kill]
  *
  * The client starts all N non-blocking connects at once, so that their
- * handshakes overlap, then sends S bytes on each connection.  The server
+ * handshakes overlap, or with --window W at most W at a time, then sends
+ * S bytes on each connection.  The server
  * checks them and answers with S bytes of its own, which the client
  * checks.  The hook runs while all N connections are up: on the server
  * once every connection's S bytes are in and before it answers any, on
@@ -37,6 +38,7 @@
 #define CHUNK		(16 * 1024)
 
 enum cstate {
+	C_IDLE,		/* client: not connecting yet (--window) */
 	C_CONNECTING,	/* client: connect() in progress */
 	C_HEADER,	/* server: reading the header */
 	C_RECV,		/* reading the peer's S bytes */
@@ -235,7 +237,8 @@ static void wait_events(unsigned int n, int lfd, const char *what)
 	int rc;
 
 	for (i = 0; i < n; i++) {
-		pfds[i].fd = conns[i].st == C_DONE ? -1 : conns[i].fd;
+		pfds[i].fd = conns[i].st == C_DONE || conns[i].st == C_IDLE ?
+			     -1 : conns[i].fd;
 		pfds[i].events = events_of(&conns[i]);
 		pfds[i].revents = 0;
 	}
@@ -332,16 +335,31 @@ static void server_body(int lfd)
 
 /* ---- client --------------------------------------------------------------- */
 
-static void client_connect_all(void)
+/*
+ * Start the next connects, up to --window in progress at once (all of
+ * them without it).  Under TCG a server that announces each new RMB in
+ * turn (CONFIRM_RKEY) answers the last of hundreds of simultaneous
+ * handshakes only after the client's CLC wait: a window keeps them
+ * overlapping without that.
+ */
+static void client_connect_more(void)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = make_addr(&ss, opt.host, opt.port);
-	unsigned int i;
+	static struct sockaddr_storage ss;
+	static socklen_t len;
+	static unsigned int next;
+	unsigned int i, connecting = 0;
 
-	for (i = 0; i < opt.conns; i++) {
+	if (!len)
+		len = make_addr(&ss, opt.host, opt.port);
+	for (i = 0; i < next; i++)
+		connecting += conns[i].st == C_CONNECTING;
+	for (i = next; i < opt.conns; i++, next++) {
 		struct conn *c = &conns[i];
 		uint32_t idx = htonl(i);
 
+		if (opt.window && connecting >= opt.window)
+			break;
+		connecting++;
 		c->idx = i;
 		c->fd = xsocket();
 		set_nonblock(c->fd);
@@ -377,7 +395,7 @@ static void client_run(void)
 	unsigned int left = opt.conns, answered = 0, i;
 	unsigned long long t0 = now_ms(), t1;
 
-	client_connect_all();
+	client_connect_more();
 	while (answered < opt.conns) {
 		wait_events(opt.conns, -1, "before all answers were in");
 		for (i = 0; i < opt.conns; i++) {
@@ -395,6 +413,7 @@ static void client_run(void)
 					FAIL("connect %u: %s", i,
 					     strerrorname_np(e) ?: "?");
 				c->st = C_SEND;
+				client_connect_more();
 			}
 			if (pfds[i].revents & POLLERR)
 				FAIL("%s: POLLERR", cname(c));
@@ -437,7 +456,8 @@ static void usage(void)
 		"usage: smc_conns_test server [--port P] [--host BINDADDR] [--family smc|inet|tcp]\n"
 		"               [--ipv6] [--daemon --result FILE] [--rcvbuf B] [--sndbuf B]\n"
 		"               --conns N --size S [--seed X] [--timeout S]\n"
-		"       smc_conns_test client --host ADDR --port P [--hook CMD] [options as server]\n"
+		"       smc_conns_test client --host ADDR --port P [--hook CMD] [--window W]\n"
+		"               [options as server]\n"
 		"       (both: [--fail-at BYTES --fail-cmd CMD])\n"
 		"       smc_conns_test wait --result FILE [--kill]\n");
 	exit(2);

@@ -79,6 +79,7 @@ struct opts {
 	unsigned int pace_ms;	/* smc_data_test: pause after each write */
 	unsigned long long fail_at;	/* smc_conns_test: run fail_cmd once */
 	const char *fail_cmd;	/* ... when this many bytes came in */
+	unsigned int window;	/* smc_conns_test: connects at once, 0 all */
 	bool verbose;
 };
 
@@ -655,6 +656,7 @@ static void parse_opts(int argc, char **argv)
 		{ "pace",	required_argument, NULL, 'P' },
 		{ "fail-at",	required_argument, NULL, 'F' },
 		{ "fail-cmd",	required_argument, NULL, 'C' },
+		{ "window",	required_argument, NULL, 'w' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ }
@@ -754,6 +756,9 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'C':
 			opt.fail_cmd = optarg;
+			break;
+		case 'w':
+			opt.window = strtoul(optarg, NULL, 0);
 			break;
 		case 'v':
 			opt.verbose = true;

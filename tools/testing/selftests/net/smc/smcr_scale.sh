@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Many SMC-R connections at once between the two hosts, our module on
-# both.  A client starts all its connects together, so handshakes and
-# link-group set-up overlap; data goes both ways on every connection and
+# both.  A client keeps 32 connects in progress at a time, so handshakes
+# and link-group set-up overlap (all at once, the server's turn-by-turn
+# CONFIRM_RKEYs for hundreds of new RMBs outlast the client's CLC wait
+# under TCG); data goes both ways on every connection and
 # is checked.  While all of them are up, smcss on both hosts must show
 # every one in mode SMCR, and the link groups in use must hold exactly
 # these connections: 100 connections share one group; 300 need more
@@ -30,7 +32,7 @@ export SMC_HOOK_EXPECT_CLIENT SMC_HOOK_EXPECT_SERVER
 run_conns()
 {
 	local args=(--family smc --conns "$2" --size "$3" --seed "$2"
-		    --timeout 600 ${5:+--rcvbuf "$5"})
+		    --timeout 600 --window 32 ${5:+--rcvbuf "$5"})
 	local SMC_LIB_HOOK="bash $SMC_LIB_DIR/lib.sh hook_conns"
 	local SMC_HOOK_LGRS=$4
 
