@@ -291,6 +291,8 @@ struct smc_rtoken {
  * @llc_flow_list: requests waiting for @llc_flow_work
  * @llc_add_link: server: @llc_flow_work is to offer a second link
  *	(guarded by @llc_rx_lock)
+ * @llc_req_add_link: client: @llc_flow_work is to ask the server for a
+ *	second link, a port came back (guarded by @llc_rx_lock)
  * @llc_del_links: bit i set: link i failed and its connections moved;
  *	@llc_flow_work is to delete it with the peer (guarded by
  *	@llc_rx_lock)
@@ -355,6 +357,7 @@ struct smc_link_group {
 	struct work_struct	llc_flow_work;
 	struct list_head	llc_flow_list;
 	bool			llc_add_link;
+	bool			llc_req_add_link;
 	unsigned long		llc_del_links;
 	struct smc_ib_device	*crit_dev;
 	struct delayed_work	free_work;

@@ -208,6 +208,12 @@ static void smc_ib_port_query(struct smc_ib_device *dev, u32 port)
 
 	if (active) {
 		smc_ib_sysid_define(mac);
+		/*
+		 * A path may be back (the port came up, or the GID the
+		 * rule for a second device wants arrived after it): groups
+		 * left with one link may add one.
+		 */
+		smc_lgr_port_up(dev, port);
 		return;
 	}
 	/* a link on a port that is down (or a broken device) is lost */
@@ -291,14 +297,19 @@ static int smc_ib_add(struct ib_device *ibdev)
 	smc_ib_pnet_refresh(dev);
 	ib_set_client_data(ibdev, &smc_ib_client, dev);
 
+	/*
+	 * Listed before the first query: a port found ACTIVE there lets
+	 * groups ask for a second link (smc_lgr_port_up()), whose choice
+	 * of device must find this one.  Its ports read as down until then.
+	 */
+	mutex_lock(&smc_ib_mutex);
+	list_add_tail_rcu(&dev->list, &smc_ib_devices);
+	mutex_unlock(&smc_ib_mutex);
+
 	INIT_IB_EVENT_HANDLER(&dev->event_handler, ibdev, smc_ib_event);
 	ib_register_event_handler(&dev->event_handler);
 	/* events from here on re-query; this reads the initial state */
 	smc_ib_port_kick(dev, 0);
-
-	mutex_lock(&smc_ib_mutex);
-	list_add_tail_rcu(&dev->list, &smc_ib_devices);
-	mutex_unlock(&smc_ib_mutex);
 	return 0;
 }
 

@@ -745,6 +745,65 @@ void smc_lgr_link_down(struct smc_lgr_link *lnk)
 		kref_put(&lgr->ref, smc_lgr_release);
 }
 
+/*
+ * Call @fn for every link group of every namespace, under the
+ * namespace's list lock (no group leaves the list meanwhile); a namespace
+ * still on the list has not run its exit methods yet.  Return: how many
+ * calls returned true.
+ */
+static int smc_lgr_for_each(bool (*fn)(struct smc_link_group *lgr,
+				       void *arg), void *arg)
+{
+	struct smc_link_group *lgr;
+	struct smc_lgr_net *ln;
+	struct net *net;
+	int n = 0;
+
+	rcu_read_lock();
+	if (!READ_ONCE(smc_lgr_lists_up))
+		goto out;
+	for_each_net_rcu(net) {
+		ln = smc_lgr_net(net);
+		spin_lock_bh(&ln->lock);
+		list_for_each_entry(lgr, &ln->list, list)
+			n += fn(lgr, arg);
+		spin_unlock_bh(&ln->lock);
+	}
+out:
+	rcu_read_unlock();
+	return n;
+}
+
+struct smc_lgr_dev_fail {
+	struct smc_ib_device	*dev;
+	u8			port;
+	u32			reason;
+};
+
+/* mark @lgr's links on the device (port) down; true if it had one */
+static bool smc_lgr_fail_dev_links(struct smc_link_group *lgr, void *arg)
+{
+	const struct smc_lgr_dev_fail *f = arg;
+	bool hit = false;
+	int i;
+
+	/* under the lock no link is cleared or created */
+	spin_lock(&lgr->lock);
+	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
+		struct smc_lgr_link *lnk = &lgr->lnk[i];
+
+		if (lnk->state == SMC_LNK_UNUSED || lnk->smcibdev != f->dev ||
+		    (f->port && lnk->ibport != f->port))
+			continue;
+		if (!lnk->down_reason)
+			lnk->down_reason = f->reason;
+		smc_wr_link_down(&lnk->wr, IB_WC_SUCCESS);
+		hit = true;
+	}
+	spin_unlock(&lgr->lock);
+	return hit;
+}
+
 /**
  * smc_lgr_terminate_dev() - fail the links on a device or port
  * @dev: the RDMA device, marked unusable by the caller already
@@ -763,43 +822,43 @@ void smc_lgr_link_down(struct smc_lgr_link *lnk)
  */
 int smc_lgr_terminate_dev(struct smc_ib_device *dev, u8 port, u32 reason)
 {
-	struct smc_link_group *lgr;
-	struct smc_lgr_net *ln;
-	struct net *net;
-	int i, n = 0;
+	struct smc_lgr_dev_fail f = {
+		.dev = dev, .port = port, .reason = reason,
+	};
 
-	rcu_read_lock();
-	if (!READ_ONCE(smc_lgr_lists_up))
-		goto out;
-	/* a namespace on this list has not run its exit methods yet */
-	for_each_net_rcu(net) {
-		ln = smc_lgr_net(net);
-		spin_lock_bh(&ln->lock);
-		list_for_each_entry(lgr, &ln->list, list) {
-			bool hit = false;
+	return smc_lgr_for_each(smc_lgr_fail_dev_links, &f);
+}
 
-			/* under the lock no link is cleared or created */
-			spin_lock(&lgr->lock);
-			for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
-				struct smc_lgr_link *lnk = &lgr->lnk[i];
+/* a group with one link that may have two asks for the second */
+static bool smc_lgr_ask_second_link(struct smc_link_group *lgr, void *arg)
+{
+	bool want;
 
-				if (lnk->state == SMC_LNK_UNUSED ||
-				    lnk->smcibdev != dev ||
-				    (port && lnk->ibport != port))
-					continue;
-				if (!lnk->down_reason)
-					lnk->down_reason = reason;
-				smc_wr_link_down(&lnk->wr, IB_WC_SUCCESS);
-				hit = true;
-			}
-			spin_unlock(&lgr->lock);
-			n += hit;
-		}
-		spin_unlock_bh(&ln->lock);
-	}
-out:
-	rcu_read_unlock();
-	return n;
+	spin_lock(&lgr->lock);
+	want = !lgr->terminating && lgr->max_links >= 2 &&
+	       lgr->type == SMC_LGR_SINGLE;
+	spin_unlock(&lgr->lock);
+	if (want)
+		smc_llc_add_link_ask(lgr);
+	return want;
+}
+
+/**
+ * smc_lgr_port_up() - a port became active: groups may add a link again
+ * @dev: the RDMA device
+ * @port: its port, now ACTIVE
+ *
+ * Every group of every namespace left with one link that may have two
+ * asks for a second: a server offers it (ADD_LINK), a client asks the
+ * server for it (REQ_ADD_LINK, or an ADD_LINK invitation in SMC-Rv1).
+ * Whether @dev and @port give a path is the flow's choice, by the rule
+ * for a second device.
+ *
+ * Context: process context; no link-group lock held.
+ */
+void smc_lgr_port_up(struct smc_ib_device *dev, u8 port)
+{
+	smc_lgr_for_each(smc_lgr_ask_second_link, NULL);
 }
 
 /* --- connections ----------------------------------------------------------- */

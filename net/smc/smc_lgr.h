@@ -67,6 +67,7 @@ void smc_lgr_terminate(struct smc_link_group *lgr, u32 reason);
 void smc_lgr_terminate_async(struct smc_link_group *lgr, u32 reason);
 void smc_lgr_link_down(struct smc_lgr_link *lnk);
 int smc_lgr_terminate_dev(struct smc_ib_device *dev, u8 port, u32 reason);
+void smc_lgr_port_up(struct smc_ib_device *dev, u8 port);
 int smc_lgr_count(struct net *net);
 #if IS_ENABLED(CONFIG_SMC_TEST_HOOKS)
 struct smc_link_group *smc_lgr_get_active(struct net *net);
@@ -81,9 +82,32 @@ void smc_lgr_link_clear(struct smc_lgr_link *lnk);
 struct smc_connection *smc_conn_find(struct smc_link_group *lgr, u32 token);
 
 /* smc_switch.c */
+/* the counters of debugfs smc/failover, since the module loaded */
+enum smc_switch_stat {
+	SMC_SWITCH_FAILOVERS,		/* links whose connections moved */
+	SMC_SWITCH_GROUP_ENDS,		/* links that ended their group */
+	SMC_SWITCH_CONNS_MOVED,		/* connections moved */
+	SMC_SWITCH_CONNS_NO_RKEY,	/* aborted: no peer rkey there */
+	SMC_SWITCH_LINK_ADDED,		/* a second link is ACTIVE */
+	SMC_SWITCH_LINK_ADD_FAILED,	/* an ADD_LINK flow failed */
+	SMC_SWITCH_LINK_DEL_LOCAL,	/* deleted: it failed here */
+	SMC_SWITCH_LINK_DEL_PEER,	/* deleted: the peer asked */
+	SMC_SWITCH_NSTATS
+};
+
+void smc_switch_count(enum smc_switch_stat what);
 struct smc_lgr_link *smc_switch_conns(struct smc_lgr_link *from);
 void smc_switch_link_down_work(struct work_struct *work);
-void smc_switch_link_fail(struct smc_lgr_link *lnk, u32 reason, bool wait);
+void smc_switch_link_fail(struct smc_lgr_link *lnk);
+struct smc_lgr_link *smc_switch_target(struct smc_link_group *lgr,
+				       struct smc_lgr_link *from);
+
+/* can @lnk carry connections: ACTIVE, and no failure pending on it */
+static inline bool smc_switch_usable(struct smc_lgr_link *lnk)
+{
+	return lnk->state == SMC_LNK_ACTIVE && !smc_wr_link_is_down(&lnk->wr);
+}
+
 void smc_switch_conn_uncount(struct smc_connection *conn);
 void smc_switch_debugfs_init(struct dentry *root);
 
@@ -93,6 +117,7 @@ extern const struct smc_wr_ops smc_llc_wr_ops;
 void smc_llc_rx_work(struct work_struct *work);
 void smc_llc_flow_work(struct work_struct *work);
 void smc_llc_add_link_kick(struct smc_link_group *lgr);
+void smc_llc_add_link_ask(struct smc_link_group *lgr);
 void smc_llc_rx_purge(struct smc_link_group *lgr);
 void smc_llc_testlink_work(struct work_struct *work);
 void smc_llc_testlink_start(struct smc_lgr_link *lnk);

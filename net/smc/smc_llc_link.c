@@ -347,8 +347,10 @@ static void smc_llc_cli_add_link(struct smc_lgr_link *lnk,
 	rc = smc_llc_cli_add_link_up(lnk, nl, m, &responded);
 	if (!rc) {
 		smc_llc_link_active(nl, type);
+		smc_switch_count(SMC_SWITCH_LINK_ADDED);
 		return;
 	}
+	smc_switch_count(SMC_SWITCH_LINK_ADD_FAILED);
 	smc_llc_new_link_fail(lnk, nl, responded);
 reject:
 	smc_llc_init_msg(lnk, &resp, SMC_LLC_ADD_LINK,
@@ -533,8 +535,10 @@ static void smc_llc_srv_add_link(struct smc_lgr_link *lnk)
 	rc = smc_llc_srv_add_link_up(lnk, nl, &type, &responded);
 	if (!rc) {
 		smc_llc_link_active(nl, type);
+		smc_switch_count(SMC_SWITCH_LINK_ADDED);
 		return;
 	}
+	smc_switch_count(SMC_SWITCH_LINK_ADD_FAILED);
 	smc_llc_new_link_fail(lnk, nl, responded);
 }
 
@@ -560,6 +564,68 @@ void smc_llc_add_link_kick(struct smc_link_group *lgr)
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_llc_add_link_kick);
 
+/**
+ * smc_llc_add_link_ask() - a path came back: a group with one link asks
+ *	for a second
+ * @lgr: the group
+ *
+ * A server offers it at once (smc_llc_add_link_kick()); a client asks
+ * the server from its flow work (smc_llc_cli_req_add_link()).
+ *
+ * Context: any but hard interrupt.
+ */
+void smc_llc_add_link_ask(struct smc_link_group *lgr)
+{
+	if (lgr->max_links < 2)
+		return;
+	if (lgr->role == SMC_SERV) {
+		smc_llc_add_link_kick(lgr);
+		return;
+	}
+	spin_lock_bh(&lgr->llc_rx_lock);
+	lgr->llc_req_add_link = true;
+	queue_work(smc_lgr_wq, &lgr->llc_flow_work);
+	spin_unlock_bh(&lgr->llc_rx_lock);
+}
+
+/*
+ * Client: ask the server for a second link beside @lnk, when we have a
+ * path for it by the rule for a second device.  SMC-Rv2 sends
+ * REQ_ADD_LINK with our GIDs, the known one first; SMC-Rv1 an ADD_LINK
+ * request with the new device's MAC and GID and no QP, which the server
+ * takes as an invitation.  The server's ADD_LINK, if it offers one,
+ * comes as a request of its own.
+ */
+static void smc_llc_cli_req_add_link(struct smc_lgr_link *lnk)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	u8 gids[2][SMC_LLC_GID_SIZE];
+	struct smc_llc_msg_info m;
+	struct smc_ib_select sel;
+	bool v2 = lgr->smc_version == SMC_CLC_V2;
+
+	lockdep_assert_held(&lgr->llc_flow_lock);
+	if (lgr->max_links < 2 || lgr->type != SMC_LGR_SINGLE ||
+	    READ_ONCE(lgr->terminating))
+		return;
+	if (smc_ib_select_alt(lgr->net, lnk->smcibdev, lgr->pnetid,
+			      lgr->vlan_id, v2, lgr->saddr, &sel))
+		return;
+	if (v2) {
+		smc_llc_init_msg(lnk, &m, SMC_LLC_REQ_ADD_LINK, 0);
+		memcpy(gids[0], lnk->wr.gid.raw, SMC_LLC_GID_SIZE);
+		memcpy(gids[1], sel.gid, SMC_LLC_GID_SIZE);
+		m.req_add_link.gid_cnt = 2;
+		m.req_add_link.gids = &gids[0][0];
+	} else {
+		smc_llc_init_msg(lnk, &m, SMC_LLC_ADD_LINK, 0);
+		ether_addr_copy(m.add_link.mac, sel.mac);
+		memcpy(m.add_link.gid, sel.gid, SMC_LLC_GID_SIZE);
+	}
+	smc_ib_put(sel.dev);
+	smc_llc_send_msg(lnk, &m, NULL);
+}
+
 /* the group's first ACTIVE link, or NULL */
 static struct smc_lgr_link *smc_llc_active_link(struct smc_link_group *lgr)
 {
@@ -579,22 +645,6 @@ static void smc_llc_peer_ends_group(struct smc_link_group *lgr)
 	spin_lock_bh(&lgr->lock);
 	lgr->terminating = true;
 	spin_unlock_bh(&lgr->lock);
-}
-
-/* the group's ACTIVE link other than @del that still works, or NULL */
-static struct smc_lgr_link *smc_llc_other_link(struct smc_link_group *lgr,
-					       struct smc_lgr_link *del)
-{
-	int i;
-
-	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
-		struct smc_lgr_link *l = &lgr->lnk[i];
-
-		if (l != del && l->state == SMC_LNK_ACTIVE &&
-		    !smc_wr_link_is_down(&l->wr))
-			return l;
-	}
-	return NULL;
 }
 
 /*
@@ -633,7 +683,7 @@ static void smc_llc_local_delete_link(struct smc_link_group *lgr, int idx)
 	lockdep_assert_held(&lgr->llc_flow_lock);
 	if (del->state != SMC_LNK_INACTIVE)
 		return;		/* the peer deleted it meanwhile */
-	lnk = smc_llc_other_link(lgr, del);
+	lnk = smc_switch_target(lgr, del);
 	if (lnk) {
 		smc_llc_init_msg(lnk, &req, SMC_LLC_DELETE_LINK,
 				 SMC_LLC_FLAG_DEL_LINK_ORDERLY);
@@ -646,6 +696,7 @@ static void smc_llc_local_delete_link(struct smc_link_group *lgr, int idx)
 				      &resp) == -ETIMEDOUT)
 			atomic_inc(&lgr->llc_timeouts);
 	}
+	smc_switch_count(SMC_SWITCH_LINK_DEL_LOCAL);
 	smc_llc_link_deleted(del);
 }
 
@@ -673,11 +724,10 @@ void smc_llc_link_lost(struct smc_lgr_link *lnk)
 static struct smc_lgr_link *smc_llc_peer_deletes(struct smc_lgr_link *lnk,
 						 struct smc_lgr_link *del)
 {
-	smc_switch_link_fail(del, SMC_LLC_DEL_LOST_PATH, true);
-	if (lnk != del && lnk->state == SMC_LNK_ACTIVE &&
-	    !smc_wr_link_is_down(&lnk->wr))
+	smc_switch_link_fail(del);
+	if (lnk != del && smc_switch_usable(lnk))
 		return lnk;
-	return smc_llc_other_link(lnk->lgr, del);
+	return smc_switch_target(lnk->lgr, del);
 }
 
 /*
@@ -705,7 +755,7 @@ static void smc_llc_srv_delete_link(struct smc_lgr_link *lnk,
 		return;
 	}
 	/* the group's last link: the answer goes, then the group */
-	via = smc_llc_other_link(lgr, del) ? smc_llc_peer_deletes(lnk, del) :
+	via = smc_switch_target(lgr, del) ? smc_llc_peer_deletes(lnk, del) :
 					     NULL;
 	smc_llc_init_msg(via ?: lnk, &req, SMC_LLC_DELETE_LINK,
 			 m->flags & SMC_LLC_FLAG_DEL_LINK_ORDERLY);
@@ -714,10 +764,12 @@ static void smc_llc_srv_delete_link(struct smc_lgr_link *lnk,
 	if (smc_llc_xchg(via ?: lnk, &req, SMC_LLC_WAIT_TIME, NULL, &resp) ==
 	    -ETIMEDOUT)
 		atomic_inc(&lgr->llc_timeouts);
-	if (via)
+	if (via) {
+		smc_switch_count(SMC_SWITCH_LINK_DEL_PEER);
 		smc_llc_link_deleted(del);
-	else
+	} else {
 		smc_lgr_terminate_async(lgr, 0);
+	}
 }
 
 /*
@@ -739,7 +791,7 @@ static void smc_llc_cli_delete_link(struct smc_lgr_link *lnk,
 	}
 	del = smc_llc_link_by_id(lgr, m->delete_link.link_num);
 	/* the group's last link: the answer goes, then the group */
-	via = del && smc_llc_other_link(lgr, del) ?
+	via = del && smc_switch_target(lgr, del) ?
 	      smc_llc_peer_deletes(lnk, del) : NULL;
 	smc_llc_init_msg(via ?: lnk, &resp, SMC_LLC_DELETE_LINK,
 			 SMC_LLC_FLAG_RESP |
@@ -751,10 +803,12 @@ static void smc_llc_cli_delete_link(struct smc_lgr_link *lnk,
 		return;
 	}
 	smc_llc_send_wait(via ?: lnk, &resp);
-	if (via)
+	if (via) {
+		smc_switch_count(SMC_SWITCH_LINK_DEL_PEER);
 		smc_llc_link_deleted(del);
-	else
+	} else {
 		smc_lgr_terminate_async(lgr, 0);
+	}
 }
 
 /*
@@ -825,7 +879,7 @@ void smc_llc_flow_work(struct work_struct *work)
 	struct smc_llc_qentry *e;
 	struct smc_lgr_link *lnk;
 	unsigned long del;
-	bool kick;
+	bool kick, ask;
 	int i;
 
 	/* our failed links first: their connections moved already */
@@ -853,13 +907,19 @@ void smc_llc_flow_work(struct work_struct *work)
 	spin_lock_bh(&lgr->llc_rx_lock);
 	kick = lgr->llc_add_link;
 	lgr->llc_add_link = false;
+	ask = lgr->llc_req_add_link;
+	lgr->llc_req_add_link = false;
 	spin_unlock_bh(&lgr->llc_rx_lock);
-	if (!kick)
+	if (!kick && !ask)
 		return;
 	mutex_lock(&lgr->llc_flow_lock);
 	lnk = smc_llc_active_link(lgr);
-	if (lnk && !READ_ONCE(lgr->torn_down))
-		smc_llc_srv_add_link(lnk);
+	if (lnk && !READ_ONCE(lgr->torn_down)) {
+		if (kick)
+			smc_llc_srv_add_link(lnk);
+		else
+			smc_llc_cli_req_add_link(lnk);
+	}
 	mutex_unlock(&lgr->llc_flow_lock);
 }
 

@@ -32,30 +32,50 @@
 #include "smc_data.h"
 #include "smc_lgr.h"
 
-/*
- * Since the module loaded: links that failed over, links whose group
- * ended with them (none left), connections moved, and of those the ones
- * aborted for want of the peer's rkey on the new link.
- */
-static struct {
-	atomic_t	failovers;
-	atomic_t	group_ends;
-	atomic_t	conns_moved;
-	atomic_t	conns_no_rkey;
-} smc_switch_stats;
+static atomic_t smc_switch_stats[SMC_SWITCH_NSTATS];
+static const char *const smc_switch_stat_names[SMC_SWITCH_NSTATS] = {
+	[SMC_SWITCH_FAILOVERS] = "failovers",
+	[SMC_SWITCH_GROUP_ENDS] = "group_ends",
+	[SMC_SWITCH_CONNS_MOVED] = "conns_moved",
+	[SMC_SWITCH_CONNS_NO_RKEY] = "conns_no_rkey",
+	[SMC_SWITCH_LINK_ADDED] = "link_adds",
+	[SMC_SWITCH_LINK_ADD_FAILED] = "link_add_fails",
+	[SMC_SWITCH_LINK_DEL_LOCAL] = "link_dels_local",
+	[SMC_SWITCH_LINK_DEL_PEER] = "link_dels_peer",
+};
 
-/* a link connections can move to: ACTIVE and not marked down; lock held */
-static struct smc_lgr_link *smc_switch_target(struct smc_link_group *lgr,
-					      struct smc_lgr_link *from)
+/**
+ * smc_switch_count() - count a failover event for debugfs smc/failover
+ * @what: SMC_SWITCH_*
+ *
+ * Context: any.
+ */
+void smc_switch_count(enum smc_switch_stat what)
+{
+	atomic_inc(&smc_switch_stats[what]);
+}
+
+/**
+ * smc_switch_target() - a link that can carry connections instead of @from
+ * @lgr: the group
+ * @from: the link to leave out (may be NULL)
+ *
+ * The one rule for where connections go and where the LLC flows talk:
+ * ACTIVE, and not marked down by a failure not handled yet.
+ *
+ * Context: any; under lgr->lock (connections moving) or llc_flow_lock
+ * (the LLC flows) the answer stays true while the lock is held.
+ * Return: the first such link, or NULL.
+ */
+struct smc_lgr_link *smc_switch_target(struct smc_link_group *lgr,
+				       struct smc_lgr_link *from)
 {
 	int i;
 
-	lockdep_assert_held(&lgr->lock);
 	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
 		struct smc_lgr_link *lnk = &lgr->lnk[i];
 
-		if (lnk != from && lnk->state == SMC_LNK_ACTIVE &&
-		    !smc_wr_link_is_down(&lnk->wr))
+		if (lnk != from && smc_switch_usable(lnk))
 			return lnk;
 	}
 	return NULL;
@@ -139,7 +159,7 @@ static void smc_switch_conn(struct smc_connection *conn,
 		/* never seen from a peer that exchanged the rkeys: abort */
 		smc_cdc_tx_conn_flags(conn, SMC_CDC_CONN_ABORT);
 		WRITE_ONCE(conn->out_of_sync, true);
-		atomic_inc(&smc_switch_stats.conns_no_rkey);
+		smc_switch_count(SMC_SWITCH_CONNS_NO_RKEY);
 	} else {
 		smc_switch_cursors(conn);
 	}
@@ -150,7 +170,7 @@ static void smc_switch_conn(struct smc_connection *conn,
 	}
 	set_bit(SMC_TX_CDC_WANTED, &conn->tx_flags);
 	resend = true;
-	atomic_inc(&smc_switch_stats.conns_moved);
+	smc_switch_count(SMC_SWITCH_CONNS_MOVED);
 unlock:
 	spin_unlock_bh(&conn->send_lock);
 	if (slot)
@@ -242,11 +262,11 @@ void smc_switch_link_down_work(struct work_struct *work)
 	wake_up_all(&lnk->llc_wait);
 	smc_wr_link_quiesce(&lnk->wr);
 	if (!smc_switch_conns(lnk)) {
-		atomic_inc(&smc_switch_stats.group_ends);
+		smc_switch_count(SMC_SWITCH_GROUP_ENDS);
 		smc_lgr_terminate_async(lgr, reason);
 		goto out;
 	}
-	atomic_inc(&smc_switch_stats.failovers);
+	smc_switch_count(SMC_SWITCH_FAILOVERS);
 	smc_llc_link_lost(lnk);
 out:
 	smc_lgr_put(lgr);
@@ -255,24 +275,22 @@ out:
 /**
  * smc_switch_link_fail() - take a link down and fail it over
  * @lnk: the link
- * @reason: SMC_LLC_DEL_* the group ends with if no link is left
- * @wait: wait until its connections moved (or the group is ending)
  *
  * For the LLC flows: the peer deletes a link while another is left.
+ * Returns once its connections moved (or the group is ending).
  *
- * Context: process context if @wait, else any but hard interrupt.
+ * Context: process context.
  */
-void smc_switch_link_fail(struct smc_lgr_link *lnk, u32 reason, bool wait)
+void smc_switch_link_fail(struct smc_lgr_link *lnk)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 
 	spin_lock_bh(&lgr->lock);
 	if (!lnk->down_reason)
-		lnk->down_reason = reason;
+		lnk->down_reason = SMC_LLC_DEL_LOST_PATH;
 	spin_unlock_bh(&lgr->lock);
 	smc_wr_link_down(&lnk->wr, IB_WC_SUCCESS);
-	if (wait)
-		flush_work(&lnk->down_work);
+	flush_work(&lnk->down_work);
 }
 
 /**
@@ -295,14 +313,11 @@ void smc_switch_conn_uncount(struct smc_connection *conn)
 
 static int smc_switch_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "failovers %d\n",
-		   atomic_read(&smc_switch_stats.failovers));
-	seq_printf(m, "group_ends %d\n",
-		   atomic_read(&smc_switch_stats.group_ends));
-	seq_printf(m, "conns_moved %d\n",
-		   atomic_read(&smc_switch_stats.conns_moved));
-	seq_printf(m, "conns_no_rkey %d\n",
-		   atomic_read(&smc_switch_stats.conns_no_rkey));
+	int i;
+
+	for (i = 0; i < SMC_SWITCH_NSTATS; i++)
+		seq_printf(m, "%s %d\n", smc_switch_stat_names[i],
+			   atomic_read(&smc_switch_stats[i]));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(smc_switch);
@@ -313,7 +328,10 @@ DEFINE_SHOW_ATTRIBUTE(smc_switch);
  *
  * failover: links that failed over to another link of their group,
  * links that failed with none left (the group ended), connections moved,
- * and connections aborted because the peer had no rkey on the new link.
+ * connections aborted because the peer had no rkey on the new link,
+ * second links added and attempts that failed (our offer or the
+ * server's, refused or broken), and second links deleted after we saw
+ * them fail or after the peer did.
  *
  * Context: module init.
  */

@@ -312,6 +312,40 @@ link_fails()
 	return "$rc"
 }
 
+# new_link_id <SERV|CLNT>: our group in that role has an ACTIVE link
+# with an id above 2: the link added again did not take the id of the
+# one deleted (ids 1 and 2 were the first two)
+new_link_id()
+{
+	smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup link-show)" |
+		grep -o '{[^}]*}' | grep "\"role\":\"$1\"" |
+		grep '"state":"ACTIVE"' | grep -Eq '"link_id":([3-9]|[1-9][0-9]+),'
+}
+
+# recovers <failed host: local|peer> <SERV|CLNT>...: the second path
+# back on that host; our groups in those roles SYMMETRIC again within
+# 10 s (a server offers the link when its port comes back, a client
+# asks for it), two ACTIVE links, the new one with a new id
+recovers()
+{
+	local h=$1 role
+
+	shift
+	heal "$h" || return 1
+	for role in "$@"; do
+		smc_lib_wait_until 10 "our $role group SYMMETRIC again" \
+			lgr_type_is "$role" SYM || {
+			smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" linkgroup link-show)"
+			return 1
+		}
+		two_links_listed "$role" || return 1
+		new_link_id "$role" || {
+			echo "FAIL the $role group's new link reused a link id"
+			return 1
+		}
+	done
+}
+
 # again <distro|ours> <server: local|peer>: the second path back, fresh
 # modules, and a group SYMMETRIC again (a group that lost a link stays
 # SINGLE until it is re-added)
@@ -324,14 +358,17 @@ again()
 FAIL_SIZE=4194304
 if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
 	FAIL_SIZE=1048576
-	smc_lib_plan 6
+	smc_lib_plan 7
 	smc_lib_run "net2 holds an address in net1's subnet on both hosts" topology
 	smc_lib_run "ours on both hosts: SYMMETRIC within 5 s" again ours local
 	smc_lib_run "ours/ours: the client's net2 goes down mid-answer, all verified on link 1" \
 		link_fails local peer down
-	smc_lib_run "ours/ours: SYMMETRIC again, fresh modules" again ours local
+	smc_lib_run "ours/ours: the client's net2 back, SYMMETRIC again" \
+		recovers peer SERV
 	smc_lib_run "ours/ours: the server's rxe2 is deleted mid-transfer, all verified on link 1" \
 		link_fails local local rdma-del
+	smc_lib_run "ours/ours: the server's rxe2 back, SYMMETRIC again" \
+		recovers local SERV
 	smc_lib_run "both paths back" heal_both
 	smc_lib_exit
 fi
@@ -340,9 +377,9 @@ fi
 # module, which there is another release or byte order; ours against
 # ours runs in the stock x86_64 pair
 if [ -n "${SMC_SELFTEST_SECONDARY:-}" ]; then
-	smc_lib_plan 9
+	smc_lib_plan 13
 else
-	smc_lib_plan 16
+	smc_lib_plan 22
 fi
 smc_lib_run "net2 holds an address in net1's subnet on both hosts" topology
 smc_lib_run "ours here, the distro module on the peer" peer_module distro
@@ -351,12 +388,20 @@ smc_lib_run "ours-client distro-server: SYMMETRIC within 5 s" \
 smc_lib_run "8 connections over both links, verified" both_links_carry peer
 smc_lib_run "ours-client distro-server: the server's net2 goes down mid-transfer, all verified on link 1" \
 	link_fails peer peer down
-smc_lib_run "distro-client ours-server: SYMMETRIC again, fresh modules" \
-	again distro local
+smc_lib_run "ours-client distro-server: the server's net2 back, SYMMETRIC again" \
+	recovers peer CLNT
+smc_lib_run "8 connections over both links again, verified" \
+	both_links_carry peer
+smc_lib_run "distro-client ours-server: SYMMETRIC within 5 s" \
+	first_contact_symmetric local
 smc_lib_run "8 connections over both links of our server, verified" \
 	both_links_carry local
 smc_lib_run "distro-client ours-server: our net2 goes down mid-transfer, all verified on link 1" \
 	link_fails local local down
+smc_lib_run "our net2 back: both groups SYMMETRIC again" \
+	recovers local SERV CLNT
+smc_lib_run "8 connections over both links of our server again, verified" \
+	both_links_carry local
 if [ -n "${SMC_SELFTEST_SECONDARY:-}" ]; then
 	smc_lib_run "both paths back" heal_both
 	smc_lib_exit
@@ -370,8 +415,13 @@ smc_lib_run "8 connections over both links of ours, the other way, verified" \
 	both_links_carry peer
 smc_lib_run "ours/ours: the client's net2 goes down mid-answer, all verified on link 1" \
 	link_fails local peer down
-smc_lib_run "ours/ours: SYMMETRIC again, fresh modules" again ours local
+smc_lib_run "ours/ours: the peer's net2 back, both groups SYMMETRIC again" \
+	recovers peer SERV CLNT
 smc_lib_run "ours/ours: the server's rxe2 is deleted mid-transfer, all verified on link 1" \
 	link_fails local local rdma-del
+smc_lib_run "ours/ours: our rxe2 back, both groups SYMMETRIC again" \
+	recovers local SERV CLNT
+smc_lib_run "8 connections over both links of ours again, verified" \
+	both_links_carry local
 smc_lib_run "both paths back" heal_both
 smc_lib_exit
