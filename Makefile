@@ -32,11 +32,13 @@ export KVER SMC_CACHE
 ENVF := $(SMC_CACHE)/env-$(KVER).sh
 W ?= 1
 C ?= 1
+# kbuild runs in the chroot's own make, outside this one's job server
+JOBS ?= $(shell nproc)
 # the rig's builds carry the test hooks and fault switches; plain "make"
 # (and so "make install") builds the module a user runs, without them
 TEST_HOOKS := CONFIG_SMC_TEST_HOOKS=y
 
-.PHONY: all setup setup-s390x module module-out module-debug module-s390x rxe-s390x rxe-out tools tools-s390x check check-full demo soak install clean checkpatch bench
+.PHONY: all setup setup-s390x module module-out module-debug module-s390x rxe-s390x rxe-out rxe-debug tools tools-s390x check check-full demo soak install clean checkpatch bench
 
 all: module tools
 
@@ -49,7 +51,7 @@ $(ENVF):
 ifeq ($(KDIR),)
 module: $(ENVF)
 	. $(ENVF) && scripts/chroot-run.sh make -C $$SMC_KDIR M=/src/net/smc \
-		W=$(W) modules
+		W=$(W) -j$(JOBS) modules
 else
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/net/smc W=$(W) modules
@@ -64,7 +66,7 @@ module-out: $(ENVF)
 	cp -p net/smc/Kbuild $(DEBUG_SRC) $(KVER_OUT)/
 	mkdir -p out/$(KVER)/$(ZPCI_DIR) && cp -p $(ZPCI_SRC) out/$(KVER)/$(ZPCI_DIR)/
 	. $(ENVF) && scripts/chroot-run.sh make -C $$SMC_KDIR \
-		M=/src/$(KVER_OUT) W=$(W) C=$(C) $(TEST_HOOKS) modules
+		M=/src/$(KVER_OUT) W=$(W) C=$(C) -j$(JOBS) $(TEST_HOOKS) modules
 
 # rdma_rxe.ko for $(KVER)'s amd64 hosts, built from exactly that kernel's
 # rxe source (scripts/setup.sh, step 3d) with scripts/rig/rxe/rxe-$(KVER)-*
@@ -84,7 +86,7 @@ define rxe_build
 	. $(1) && cp -r $$SMC_RXE_SRC $(2) && rm -f $(2)/.done
 	for p in $(3); do patch -s -p1 -d $(2) <$$p || exit 1; done
 	. $(1) && scripts/chroot-run.sh make -s -C $$SMC_KDIR M=/src/$(2) \
-		$(4) modules
+		-j$(JOBS) $(4) modules
 endef
 
 rxe-out:
@@ -109,7 +111,22 @@ module-debug:
 	mkdir -p out/debug/$(ZPCI_DIR) && cp -p $(ZPCI_SRC) out/debug/$(ZPCI_DIR)/ && \
 	CHROOT_BIND=$$SMC_DEBUG_DIR scripts/chroot-run.sh make -C $$SMC_KDIR \
 		M=/src/$(DEBUG_OUT) W=$(W) CONFIG_SMC_KUNIT_TEST=m \
-		$(TEST_HOOKS) modules
+		-j$(JOBS) $(TEST_HOOKS) modules
+
+# rdma_rxe.ko for the debug kernel with the rig's fixes, from the same
+# 6.12 rxe source: a debug host whose peer is a stock host (rig.sh
+# --kernel A=debug) must run the rxe its peer runs, or a busy link ends
+# in "transport retry counter exceeded"
+RXE_DEBUG_OUT := out/debug/rxe
+rxe-debug:
+	. $(SMC_CACHE)/env-6.12.sh && rm -rf $(RXE_DEBUG_OUT) && \
+		mkdir -p out/debug && cp -r $$SMC_RXE_SRC $(RXE_DEBUG_OUT) && \
+		rm -f $(RXE_DEBUG_OUT)/.done
+	for p in $(sort $(wildcard scripts/rig/rxe/rxe-6.12-*.patch)); do \
+		patch -s -p1 -d $(RXE_DEBUG_OUT) <$$p || exit 1; done
+	. "$$(scripts/debug-kernel.sh)" && CHROOT_BIND=$$SMC_DEBUG_DIR \
+		scripts/chroot-run.sh make -s -C $$SMC_KDIR M=/src/$(RXE_DEBUG_OUT) \
+		-j$(JOBS) modules
 
 # s390x, cross-built in the amd64 chroot (SMC_ARCH=s390x scripts/setup.sh
 # fetches the s390x kernel, its headers and the cross compiler).  Sources
@@ -134,7 +151,7 @@ module-s390x: setup-s390x
 	cp -p $(ZPCI_SRC) $(S390X_SRC)/$(ZPCI_DIR)/
 	$(S390X_ENV) && scripts/chroot-run.sh make -C $$SMC_KDIR \
 		M=/src/$(S390X_SRC)/net/smc ARCH=$$SMC_KARCH \
-		CROSS_COMPILE=$$SMC_CROSS W=$(W) C=$(C) $(TEST_HOOKS) modules
+		CROSS_COMPILE=$$SMC_CROSS W=$(W) C=$(C) -j$(JOBS) $(TEST_HOOKS) modules
 	cp $(S390X_SRC)/net/smc/*.ko $(S390X_OVL)/net/smc/
 
 # rdma_rxe.ko for the s390x hosts, with the ICRC sent little-endian

@@ -25,12 +25,14 @@
 #      results.json and a chart, and every SMC cell must be SMC-R; the
 #      numbers themselves are not judged;
 #   5. "debug": the debug kernel (scripts/debug-kernel.sh: KASAN, lockdep,
-#      kmemleak, KUnit), our modules built for it, the KUnit suites, proof
-#      that KASAN and lockdep reports fail a run (smc/inject_uaf,
-#      smc/inject_lockdep), that the runner's kmemleak scan fails a test
-#      that leaks (smc/inject_leak), and the selftests again on that
-#      kernel (the SMC-R, CLC, device, diag and fault tests, quick case
-#      sets) with a kmemleak scan after each test.
+#      kmemleak, KUnit), our modules and the rig's rxe built for it, the
+#      KUnit suites, proof that KASAN and lockdep reports fail a run (one
+#      boot: smc/inject_lockdep, smc/inject_uaf), that the runner's
+#      kmemleak scan fails a test
+#      that leaks (smc/inject_leak), and the selftests again with that
+#      kernel on host A and the stock one on B (the SMC-R, CLC, fault,
+#      fuzz and failover tests, quick case sets) with a kmemleak scan
+#      after each test.
 #
 # Output is KTAP; the last line is "N passed, N failed".
 # CHECK_ONLY="static rig selftests 6.1 s390x bench debug" picks parts (default:
@@ -78,7 +80,7 @@ result 0 "set-up" $(($(ms) - t))
 # -- build, warnings are errors ------------------------------------------------
 t=$(ms)
 scripts/chroot-run.sh make -C "$SMC_KDIR" M=/src/net/smc clean >/dev/null 2>&1
-scripts/chroot-run.sh make -C "$SMC_KDIR" M=/src/net/smc W=1 C=1 modules \
+scripts/chroot-run.sh make -C "$SMC_KDIR" M=/src/net/smc W=1 C=1 -j"$(nproc)" modules \
 	>"$logdir/build.log" 2>&1
 rc=$?
 if [ $rc = 0 ] && grep -Eiq 'warning:|error:' "$logdir/build.log"; then
@@ -340,24 +342,35 @@ if [[ " $parts " == *" bench "* ]]; then
 fi
 
 # -- the debug kernel -------------------------------------------------------------
-# detector <name> <debugfs hook> <console pattern>: the rig must fail a run
-# that triggers the hook, and the console must show the detector's report
+# detector <name> <debugfs hooks> <console pattern>...: the rig must fail a
+# run that triggers the hooks, in order, and the console must show each
+# detector's report (one boot for several: lockdep's report turns lockdep
+# off, KASAN goes on reporting, so lockdep's hook goes first)
 detector() {
-	local name=$1 hook=$2 pattern=$3 out rc t
+	local name=$1 hooks=$2 out rc t h cmd p ok=1
+	shift 2
 	t=$(ms)
+	cmd="insmod \$SMC_LIB_OURS/smc.ko"
+	for h in $hooks; do
+		cmd="$cmd && echo 1 >/sys/kernel/debug/smc/$h"
+	done
 	out=$("$top/scripts/rig/rig.sh" run --kernel debug --hosts 1 \
-		--timeout 600 --out "$logdir/rig-$name" -- \
-		"insmod \$SMC_LIB_OURS/smc.ko && echo 1 >/sys/kernel/debug/smc/$hook" 2>&1)
+		--timeout 600 --out "$logdir/rig-$name" -- "$cmd" 2>&1)
 	rc=$?
 	printf '%s\n' "$out" >"$logdir/rig-$name.log"
-	if [ $rc != 0 ] && printf '%s\n' "$out" | grep -q 'kernel splat in console-A.log' &&
-	   grep -Eq "$pattern" "$logdir/rig-$name/console-A.log" &&
-	   [ "$(cat "$logdir/rig-$name/rc" 2>/dev/null)" = 0 ]; then
-		grep -Em1 "$pattern" "$logdir/rig-$name/console-A.log" | indent
-		result 0 "rig fails a debug-kernel run with $name (smc/$hook)" $(($(ms) - t))
+	[ $rc != 0 ] && printf '%s\n' "$out" | grep -q 'kernel splat in console-A.log' &&
+		[ "$(cat "$logdir/rig-$name/rc" 2>/dev/null)" = 0 ] || ok=0
+	for p in "$@"; do
+		grep -Eq "$p" "$logdir/rig-$name/console-A.log" 2>/dev/null || ok=0
+	done
+	if [ $ok = 1 ]; then
+		for p in "$@"; do
+			grep -Em1 "$p" "$logdir/rig-$name/console-A.log" | indent
+		done
+		result 0 "rig fails a debug-kernel run with $name (smc/${hooks// /, smc/})" $(($(ms) - t))
 	else
 		printf '%s\n' "$out" | tail -n 20 | indent
-		result 1 "rig fails a debug-kernel run with $name (smc/$hook)" $(($(ms) - t))
+		result 1 "rig fails a debug-kernel run with $name (smc/${hooks// /, smc/})" $(($(ms) - t))
 	fi
 }
 
@@ -398,13 +411,13 @@ if [[ " $parts " == *" debug "* ]]; then
 
 	if [ "$debug_ok" = 0 ]; then
 		t=$(ms)
-		make -s module-debug >"$logdir/build-debug.log" 2>&1
+		make -s module-debug rxe-debug >"$logdir/build-debug.log" 2>&1
 		rc=$?
 		if [ $rc = 0 ] && grep -Eiq 'warning:|error:' "$logdir/build-debug.log"; then
 			rc=1
 		fi
 		[ $rc = 0 ] || grep -Ei -A3 'warning:|error:' "$logdir/build-debug.log" | head -n 40 | indent
-		result $rc "smc.ko, smc_diag.ko and smc_kunit.ko build for the debug kernel with W=1" $(($(ms) - t))
+		result $rc "smc.ko, smc_diag.ko, smc_kunit.ko (W=1) and the rig's rxe build for the debug kernel" $(($(ms) - t))
 		debug_ok=$rc
 	fi
 
@@ -424,8 +437,9 @@ if [[ " $parts " == *" debug "* ]]; then
 		[ "$sub_pass" -gt 0 ] || rc=1
 		result $rc "KUnit suites smc_* on the debug kernel" $(($(ms) - t))
 
-		detector "KASAN" inject_uaf 'BUG: KASAN: slab-use-after-free in smc_inject_uaf'
-		detector "lockdep" inject_lockdep 'WARNING: possible circular locking dependency detected'
+		detector "lockdep-KASAN" "inject_lockdep inject_uaf" \
+			'WARNING: possible circular locking dependency detected' \
+			'BUG: KASAN: slab-use-after-free in smc_inject_uaf'
 
 		kmemleak_proof
 
@@ -434,11 +448,15 @@ if [[ " $parts " == *" debug "* ]]; then
 		# each kind, device removal among them, 10,000 fuzzed LLC and
 		# CDC messages, two link failures under load); CHECK_FULL=1
 		# adds devices.sh, whose device choice is logic the stock run
-		# checks, at 8 times its time here, and the namespace tests
+		# checks, at 8 times its time here, and the namespace tests.
+		# Host A runs the debug kernel, B the stock one: every test
+		# runs ours in both roles on A, where the kmemleak scans run,
+		# and a peer at stock speed answers sooner.  Both run the
+		# rig's rxe (make rxe-debug for A).
 		debug_tests="clc_messages.sh smcr.sh faults.sh wire_fuzz.sh failover.sh"
 		[ -n "${CHECK_FULL:-}" ] && debug_tests="$debug_tests devices.sh diag_netns.sh"
-		run_selftests debug selftests-debug \
-			"selftests on the two-host rig, debug kernel, kmemleak scans" \
+		run_selftests A=debug selftests-debug \
+			"selftests on the two-host rig, debug kernel on A, kmemleak scans" \
 			1800 "SMC_SELFTEST_QUICK=1 TEST_PROGS='$debug_tests'"
 	fi
 fi

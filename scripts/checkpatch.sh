@@ -23,16 +23,23 @@ cfiles=$(git ls-files 'tools/smc/*.[ch]' 'tools/bench/*.c' \
 # strings, volatile sig_atomic_t in signal handlers) do not apply
 user_ignore=PREFER_KERNEL_TYPES,CAMELCASE,BIT_MACRO,EMBEDDED_FUNCTION_NAME
 user_ignore=$user_ignore,LONG_LINE_STRING,PREFER_DEFINED_ATTRIBUTE_MACRO,VOLATILE
-for f in $kfiles $cfiles; do
-	ign=SPDX_LICENSE_TAG
+# one checkpatch per file, as many at once as there are CPUs; a file's
+# findings print together
+# shellcheck disable=SC2317 # called through xargs
+checkpatch_one() {
+	local f=$1 ign=SPDX_LICENSE_TAG out
+
 	case " $cfiles " in *" $f "*) ign=$ign,$user_ignore ;; esac
 	out=$("$SMC_CHECKPATCH" --strict --no-tree --quiet --show-types \
-		--ignore "$ign" -f "$f" 2>&1) || {
-		echo "checkpatch: $f"
-		echo "$out"
-		rc=1
-	}
-done
+		--ignore "$ign" -f "$f" 2>&1) && return 0
+	printf 'checkpatch: %s\n%s\n' "$f" "$out"
+	return 1
+}
+export -f checkpatch_one
+export SMC_CHECKPATCH cfiles user_ignore
+# shellcheck disable=SC2086,SC2016 # words; $1 expands in that bash
+printf '%s\n' $kfiles $cfiles |
+	xargs -P "$(nproc)" -I{} bash -c 'checkpatch_one "$1"' _ {} || rc=1
 
 kdoc=$(dirname "$SMC_CHECKPATCH")/kernel-doc
 # shellcheck disable=SC2086

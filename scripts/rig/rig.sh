@@ -23,10 +23,14 @@
 #   --kernel K      stock (default: Debian's kernel) or debug (the KASAN,
 #                   lockdep, kmemleak and KUnit kernel of
 #                   scripts/debug-kernel.sh, with our module from
-#                   out/debug/net/smc, see "make module-debug")
+#                   out/debug/net/smc, see "make module-debug") on both
+#                   hosts, or A=debug: the debug kernel on A, the stock
+#                   one on B (A runs the tests in both roles, and a
+#                   peer at stock speed answers sooner)
 #   --rxe R         rig (default) or stock: which rdma_rxe.ko the amd64
-#                   hosts of the stock kernel load, the rig's own build
-#                   of out/$KVER/rxe (make [KVER=6.1] rxe-out: the stock
+#                   hosts load, the rig's own build of out/$KVER/rxe, or
+#                   out/debug/rxe on the debug kernel (make [KVER=6.1]
+#                   rxe-out, make rxe-debug: the stock
 #                   rxe fails the distro smc.ko's SMC-R, on 6.1 always,
 #                   on 6.12 under load) or the kernel's; without that
 #                   build the kernel's.  s390x hosts always load their
@@ -63,7 +67,7 @@ mode=${1:-}
 shift || true
 on=A nhosts=2 timeout=1800 mem=1536 cpus=1 append='' allow_splat=0 zpci=0
 arch_A=amd64 arch_B=amd64
-kernel=stock rxe=rig
+kernel_A=stock kernel_B=stock rxe=rig
 out=$repo/out/rig-$(date +%Y%m%d-%H%M%S)-$$
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -74,7 +78,12 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift 2 ;;
 	--cpus) cpus=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
-	--kernel) kernel=$2; shift 2 ;;
+	--kernel) case "$2" in
+		stock|debug) kernel_A=$2 kernel_B=$2 ;;
+		A=debug) kernel_A=debug ;;
+		*) echo "rig: --kernel takes stock, debug or A=debug" >&2; exit 2 ;;
+		esac
+		shift 2 ;;
 	--rxe) rxe=$2; shift 2 ;;
 	--arch)	case "$2" in
 		amd64|s390x) arch_A=$2 arch_B=$2 ;;
@@ -98,28 +107,39 @@ esac
 
 # the kernel, its module tree and the build of our module that fits it;
 # guest-init.sh exports rig.ours as SMC_LIB_OURS for the selftests
-[ "$kernel" = debug ] && [ "$arch_A$arch_B" != amd64amd64 ] &&
+[ "$kernel_A$kernel_B" != stockstock ] && [ "$arch_A$arch_B" != amd64amd64 ] &&
 	{ echo "rig: the debug kernel is amd64 only" >&2; exit 2; }
-case "$kernel" in
-stock)	# the test build with its hooks (make [KVER=6.1] module-out);
-	# SMC_RIG_OURS names another, e.g. net/smc, the production build
-	ours=${SMC_RIG_OURS:-$repo/out/$KVER/net/smc} ;;
-debug)	# shellcheck source=/dev/null
-	. "$("$repo/scripts/debug-kernel.sh")"
-	ours=$repo/out/debug/net/smc
+# the test build with its hooks (make [KVER=6.1] module-out);
+# SMC_RIG_OURS names another, e.g. net/smc, the production build
+declare -A H_KREL H_VMLINUZ H_MODDIR H_ROOT H_INITRD H_OURS
+for host in A B; do
+	H_KREL[$host]=$SMC_KREL H_VMLINUZ[$host]=$SMC_VMLINUZ
+	H_MODDIR[$host]=$SMC_MODDIR
+	H_OURS[$host]=${SMC_RIG_OURS:-$repo/out/$KVER/net/smc}
+done
+if [ "$kernel_A" = debug ]; then
+	# shellcheck source=/dev/null
+	read -r dkrel dvmlinuz dmoddir < <(
+		. "$("$repo/scripts/debug-kernel.sh")"
+		echo "$SMC_KREL $SMC_VMLINUZ $SMC_MODDIR")
+	for host in A B; do
+		k=kernel_$host
+		[ "${!k}" = debug ] || continue
+		H_KREL[$host]=$dkrel H_VMLINUZ[$host]=$dvmlinuz
+		H_MODDIR[$host]=$dmoddir H_OURS[$host]=$repo/out/debug/net/smc
+	done
 	# ACPI's AML interpreter routing PCI interrupts takes a minute
 	# under KASAN, kmemleak and TCG; the BIOS tables do it at once
-	append="acpi=noirq $append" ;;
-*)	echo "rig: --kernel takes stock or debug" >&2; exit 2 ;;
-esac
+	append="acpi=noirq $append"
+fi
+kernel=$kernel_A
+[ "$kernel_B" = "$kernel_A" ] || kernel=A=$kernel_A
 
 # the amd64 hosts' rdma_rxe.ko: guest-init.sh insmods rig.rxe, or loads
 # the kernel's when it is empty (an s390x host's is in its overlay)
 rxe_ko=$repo/out/$KVER/rxe/rdma_rxe.ko
 case "$rxe" in
-rig)	if [ "$kernel" != stock ]; then
-		rxe_ko=
-	elif [ ! -f "$rxe_ko" ]; then
+rig)	if [ ! -f "$rxe_ko" ]; then
 		echo "rig: no $rxe_ko (make KVER=$KVER rxe-out): the stock rxe" >&2
 		rxe_ko=
 	fi ;;
@@ -143,12 +163,10 @@ export SMC_QEMU_ROOT=${SMC_QEMU_ROOT:-}
 # release and init script): amd64 from the env file read above, s390x
 # from the s390x one, read in a subshell so the two do not mix.
 initsum=$(cat "$here/initramfs-init" "$here/mkinitramfs.sh" | md5sum | cut -c1-8)
-declare -A H_KREL H_VMLINUZ H_MODDIR H_ROOT H_INITRD
 for host in A B; do
 	a=arch_$host
 	if [ "${!a}" = amd64 ]; then
-		H_KREL[$host]=$SMC_KREL H_VMLINUZ[$host]=$SMC_VMLINUZ
-		H_MODDIR[$host]=$SMC_MODDIR H_ROOT[$host]=/ bb=/bin/busybox
+		H_ROOT[$host]=/ bb=/bin/busybox
 	else
 		f=$CACHE/env-$KVER-${!a}.sh
 		[ -f "$f" ] || SMC_ARCH=${!a} "$repo/scripts/setup.sh" >/dev/null
@@ -202,13 +220,20 @@ base=$(pick_base)
 # QEMU option values contain commas by design
 # shellcheck disable=SC2054
 qemu_host() {	# qemu_host A|B  -> fills the array Q with QEMU's argv
-	local host=$1 h me peer l a bus cmd z o=$ours
+	local host=$1 h me peer l a k bus cmd z o=${H_OURS[$1]}
 	[ "$host" = A ] && h=1 || h=2
-	a=arch_$host
+	a=arch_$host k=kernel_$host
 	# an s390x host's test build lies over net/smc (its overlay)
 	[ "${!a}" = amd64 ] || o=$repo/net/smc
-	cmd="panic=-1 loglevel=6 rig.host=$host rig.nhosts=$nhosts rig.repo=$repo rig.out=$out rig.kmods=${H_MODDIR[$host]} rig.kernel=$kernel rig.ours=$o"
-	[ "${!a}" = amd64 ] && [ -n "$rxe_ko" ] && cmd="$cmd rig.rxe=$rxe_ko"
+	cmd="panic=-1 loglevel=6 rig.host=$host rig.nhosts=$nhosts rig.repo=$repo rig.out=$out rig.kmods=${H_MODDIR[$host]} rig.kernel=${!k} rig.ours=$o"
+	# a debug host loads the rig's fixes built for it (make
+	# rxe-debug) when there, or its kernel's rxe
+	if [ "${!a}" = amd64 ] && [ "${!k}" = stock ] && [ -n "$rxe_ko" ]; then
+		cmd="$cmd rig.rxe=$rxe_ko"
+	elif [ "${!a}" = amd64 ] && [ "${!k}" = debug ] && [ "$rxe" = rig ] &&
+	     [ -f "$repo/out/debug/rxe/rdma_rxe.ko" ]; then
+		cmd="$cmd rig.rxe=$repo/out/debug/rxe/rdma_rxe.ko"
+	fi
 	if [ "${!a}" = amd64 ]; then
 		bus=pci
 		Q=(timeout -k 10 "$timeout" "$here/qemu.sh" x86_64 -accel tcg -cpu max
