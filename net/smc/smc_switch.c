@@ -63,8 +63,8 @@ void smc_switch_count(enum smc_switch_stat what)
  * The one rule for where connections go and where the LLC flows talk:
  * ACTIVE, and not marked down by a failure not handled yet.
  *
- * Context: any; under lgr->lock (connections moving) or llc_flow_lock
- * (the LLC flows) the answer stays true while the lock is held.
+ * Context: under lgr->lock (connections moving) or llc_flow_lock (the
+ * LLC flows), which keep the answer true while held.
  * Return: the first such link, or NULL.
  */
 struct smc_lgr_link *smc_switch_target(struct smc_link_group *lgr,
@@ -72,6 +72,8 @@ struct smc_lgr_link *smc_switch_target(struct smc_link_group *lgr,
 {
 	int i;
 
+	lockdep_assert(lockdep_is_held(&lgr->lock) ||
+		       lockdep_is_held(&lgr->llc_flow_lock));
 	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++) {
 		struct smc_lgr_link *lnk = &lgr->lnk[i];
 
