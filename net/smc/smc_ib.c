@@ -213,7 +213,7 @@ static void smc_ib_port_query(struct smc_ib_device *dev, u32 port)
 		 * rule for a second device wants arrived after it): groups
 		 * left with one link may add one.
 		 */
-		smc_lgr_port_up(dev, port);
+		smc_lgr_port_up();
 		return;
 	}
 	/* a link on a port that is down (or a broken device) is lost */

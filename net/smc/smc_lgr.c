@@ -845,18 +845,16 @@ static bool smc_lgr_ask_second_link(struct smc_link_group *lgr, void *arg)
 
 /**
  * smc_lgr_port_up() - a port became active: groups may add a link again
- * @dev: the RDMA device
- * @port: its port, now ACTIVE
  *
  * Every group of every namespace left with one link that may have two
  * asks for a second: a server offers it (ADD_LINK), a client asks the
  * server for it (REQ_ADD_LINK, or an ADD_LINK invitation in SMC-Rv1).
- * Whether @dev and @port give a path is the flow's choice, by the rule
- * for a second device.
+ * Whether the port that came up gives a path is the flow's choice, by
+ * the rule for a second device.
  *
  * Context: process context; no link-group lock held.
  */
-void smc_lgr_port_up(struct smc_ib_device *dev, u8 port)
+void smc_lgr_port_up(void)
 {
 	smc_lgr_for_each(smc_lgr_ask_second_link, NULL);
 }

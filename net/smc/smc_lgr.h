@@ -67,7 +67,7 @@ void smc_lgr_terminate(struct smc_link_group *lgr, u32 reason);
 void smc_lgr_terminate_async(struct smc_link_group *lgr, u32 reason);
 void smc_lgr_link_down(struct smc_lgr_link *lnk);
 int smc_lgr_terminate_dev(struct smc_ib_device *dev, u8 port, u32 reason);
-void smc_lgr_port_up(struct smc_ib_device *dev, u8 port);
+void smc_lgr_port_up(void);
 int smc_lgr_count(struct net *net);
 #if IS_ENABLED(CONFIG_SMC_TEST_HOOKS)
 struct smc_link_group *smc_lgr_get_active(struct net *net);
