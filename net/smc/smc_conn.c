@@ -17,6 +17,7 @@
 #include <linux/etherdevice.h>
 #include <linux/utsname.h>
 #include <net/neighbour.h>
+#include <net/netevent.h>
 #include <net/route.h>
 #include <net/sock.h>
 
@@ -368,6 +369,50 @@ void smc_conn_free(struct smc_sock *smc)
 	smc_conn_leave(conn, lgr);
 }
 
+/*
+ * A server may not have talked to the address in the client's GID yet
+ * (its TCP connection may come from another address, as from a network
+ * namespace behind this subnet): smc_conn_route() then asks for it, as
+ * TCP's first packet would, and waits this long for the answer.
+ */
+#define SMC_CONN_NEIGH_WAIT	HZ
+
+/* woken by every neighbour update while a handshake waits for one */
+static DECLARE_WAIT_QUEUE_HEAD(smc_conn_neigh_wq);
+
+static int smc_conn_netevent(struct notifier_block *nb, unsigned long event,
+			     void *ptr)
+{
+	if (event == NETEVENT_NEIGH_UPDATE && wq_has_sleeper(&smc_conn_neigh_wq))
+		wake_up_all(&smc_conn_neigh_wq);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block smc_conn_netevent_nb = {
+	.notifier_call = smc_conn_netevent,
+};
+
+/* resolution ended, one way or the other */
+static bool smc_conn_neigh_done(struct neighbour *neigh)
+{
+	return READ_ONCE(neigh->nud_state) & (NUD_VALID | NUD_FAILED) ||
+	       READ_ONCE(neigh->dead);
+}
+
+/* the neighbour's MAC into @mac if it has one: 0, else -ENOENT */
+static int smc_conn_neigh_mac(struct neighbour *neigh, u8 *mac)
+{
+	int rc = -ENOENT;
+
+	read_lock_bh(&neigh->lock);
+	if (neigh->nud_state & NUD_VALID) {
+		ether_addr_copy(mac, neigh->ha);
+		rc = 0;
+	}
+	read_unlock_bh(&neigh->lock);
+	return rc;
+}
+
 /**
  * smc_conn_route() - how an SMC-Rv2 peer is reached over IPv4
  * @net: network namespace
@@ -376,8 +421,12 @@ void smc_conn_free(struct smc_sock *smc)
  * @mac: set to the next hop's MAC: the peer's, or the gateway's
  * @uses_gateway: set when a gateway is in between
  *
- * Context: process context.
- * Return: 0, or -ENOENT when there is no route or no resolved neighbour.
+ * A next hop with no resolved neighbour entry is resolved (ARP), for
+ * SMC_CONN_NEIGH_WAIT at most.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or -ENOENT when there is no route or the next hop's MAC
+ * cannot be resolved.
  */
 int smc_conn_route(struct net *net, __be32 saddr, __be32 daddr, u8 *mac,
 		   bool *uses_gateway)
@@ -387,6 +436,7 @@ int smc_conn_route(struct net *net, __be32 saddr, __be32 daddr, u8 *mac,
 	struct rtable *rt;
 	int rc = -ENOENT;
 
+	might_sleep();
 	rt = ip_route_output_flow(net, &fl4, NULL);
 	if (IS_ERR(rt))
 		return -ENOENT;
@@ -395,17 +445,41 @@ int smc_conn_route(struct net *net, __be32 saddr, __be32 daddr, u8 *mac,
 	neigh = dst_neigh_lookup(&rt->dst, &fl4.daddr);
 	if (!neigh)
 		goto out;
-	read_lock_bh(&neigh->lock);
-	if (neigh->nud_state & NUD_VALID) {
-		ether_addr_copy(mac, neigh->ha);
-		*uses_gateway = rt->rt_uses_gateway;
-		rc = 0;
+	rc = smc_conn_neigh_mac(neigh, mac);
+	if (rc && !neigh_event_send(neigh, NULL))
+		rc = smc_conn_neigh_mac(neigh, mac);
+	if (rc) {
+		wait_event_timeout(smc_conn_neigh_wq, smc_conn_neigh_done(neigh),
+				   SMC_CONN_NEIGH_WAIT);
+		rc = smc_conn_neigh_mac(neigh, mac);
 	}
-	read_unlock_bh(&neigh->lock);
+	if (!rc)
+		*uses_gateway = rt->rt_uses_gateway;
 	neigh_release(neigh);
 out:
 	ip_rt_put(rt);
 	return rc;
+}
+
+/**
+ * smc_conn_init() - follow neighbour updates for smc_conn_route()
+ *
+ * Context: module init.
+ * Return: 0 or a negative errno.
+ */
+int smc_conn_init(void)
+{
+	return register_netevent_notifier(&smc_conn_netevent_nb);
+}
+
+/**
+ * smc_conn_exit() - stop following neighbour updates
+ *
+ * Context: module exit; no handshake is left.
+ */
+void smc_conn_exit(void)
+{
+	unregister_netevent_notifier(&smc_conn_netevent_nb);
 }
 
 /**

@@ -67,6 +67,8 @@ void smc_conn_setup_done(struct smc_sock *smc, struct smc_conn_setup *cs);
 int smc_conn_route(struct net *net, __be32 saddr, __be32 daddr, u8 *mac,
 		   bool *uses_gateway);
 void smc_conn_hostname(u8 *name);
+int smc_conn_init(void);
+void smc_conn_exit(void);
 u32 smc_hs_serv_check(const struct smc_conn_setup *cs,
 		      const struct smc_clc_accept_info *c);
 

@@ -17,6 +17,7 @@
 #include <net/tcp.h>
 
 #include "smc.h"
+#include "smc_conn.h"
 #include "smc_data.h"
 #include "smc_ib.h"
 #include "smc_lgr.h"
@@ -41,9 +42,12 @@ static int __init smc_init(void)
 	rc = smc_hs_init();
 	if (rc)
 		goto out_sysctl;
-	rc = smc_close_wq_init();
+	rc = smc_conn_init();
 	if (rc)
 		goto out_hs_wq;
+	rc = smc_close_wq_init();
+	if (rc)
+		goto out_conn;
 	rc = smc_tx_wq_init();
 	if (rc)
 		goto out_close_wq;
@@ -114,6 +118,8 @@ out_hs:
 	smc_tx_wq_exit();
 out_close_wq:
 	smc_close_wq_exit();
+out_conn:
+	smc_conn_exit();
 out_hs_wq:
 	smc_hs_exit();
 out_sysctl:
@@ -139,6 +145,7 @@ static void __exit smc_exit(void)
 	static_branch_dec(&tcp_have_smc);
 	smc_tx_wq_exit();
 	smc_close_wq_exit();
+	smc_conn_exit();
 	smc_hs_exit();
 	smc_sysctl_exit();
 	smc_stats_exit();

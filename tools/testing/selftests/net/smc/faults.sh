@@ -40,7 +40,9 @@
 # A network namespace whose connections use an RDMA device of the initial
 # one is deleted under its idle link group, or mid-transfer once its
 # client was killed: its groups must go within NETNS_MAX_S, and the
-# peer's with them.
+# peer's with them.  Its TCP connection comes from another address than
+# the one of its GID, for which the peer has no neighbour entry: the
+# peer's server must resolve that address (ARP) to accept SMC-Rv2.
 #
 # On the debug kernel, which has failslab and fail_page_alloc, GFP_ATOMIC
 # allocations made under smc.ko's code fail on both hosts during verified
@@ -535,6 +537,10 @@ netns_delete()
 	# the peer's groups with this host's initial namespace stay
 	n0=$(smc_lib_lgr_count peer)
 	ns_up || { echo "FAIL namespace setup"; ns_down; return 1; }
+	# the peer has not talked to the address of rxe2's GID, which the
+	# namespace's Proposal names (its TCP comes from NS_ADDR): its
+	# server must resolve it before SMC-Rv2 can take the path
+	smc_lib_on peer "ip neigh flush dev net2" || rc=1
 	port=$(smc_lib_server peer "$SMC_LIB_DATA_TEST" --result "$RES" \
 		--family smc --size "$size" --dir both --seed 9 --timeout 120 \
 		"${err[@]}") || { echo "$port"; ns_down; return 1; }
