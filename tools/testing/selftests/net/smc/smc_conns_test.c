@@ -10,7 +10,8 @@
  *
  * The client starts all N non-blocking connects at once, so that their
  * handshakes overlap, or with --window W at most W at a time, then sends
- * S bytes on each connection.  The server
+ * S bytes on each connection (with --connect-first only once all are
+ * up: no data moves while a handshake is under way).  The server
  * checks them and answers with S bytes of its own, which the client
  * checks.  The hook runs while all N connections are up: on the server
  * once every connection's S bytes are in and before it answers any, on
@@ -22,7 +23,9 @@
  * With --fail-at B --fail-cmd CMD, CMD runs once (through the shell)
  * when B bytes have come in on this side, over all connections, in the
  * middle of the transfer: a link failure, say, that the connections
- * must survive.
+ * must survive.  With --fail-all-up as well, not before every
+ * connection is up (accepted, or connected): no handshake is under way
+ * when CMD runs.
  *
  * Each connection starts with an 8-byte header: "SMCn" and its index,
  * big-endian; the data of connection i in either direction is a stream
@@ -40,6 +43,7 @@
 enum cstate {
 	C_IDLE,		/* client: not connecting yet (--window) */
 	C_CONNECTING,	/* client: connect() in progress */
+	C_UP,		/* client: connected, the others not yet */
 	C_HEADER,	/* server: reading the header */
 	C_RECV,		/* reading the peer's S bytes */
 	C_RECEIVED,	/* server: S bytes in, the others not yet */
@@ -64,6 +68,7 @@ struct conn {
 static struct conn *conns;
 static struct pollfd *pfds;
 static unsigned long long rcvd_total;	/* over all connections */
+static unsigned int conns_up;		/* accepted, or connected */
 static unsigned long long failed_at_ms;	/* when --fail-cmd ended */
 static unsigned char rxbuf[CHUNK], expbuf[CHUNK];
 
@@ -128,7 +133,8 @@ static void conns_fail(void)
 	unsigned long long t0;
 	int rc;
 
-	if (!opt.fail_cmd || failed_at_ms || rcvd_total < opt.fail_at)
+	if (!opt.fail_cmd || failed_at_ms || rcvd_total < opt.fail_at ||
+	    (opt.fail_all_up && conns_up < opt.conns))
 		return;
 	fflush(NULL);
 	t0 = now_ms();
@@ -203,6 +209,7 @@ static short events_of(const struct conn *c)
 	case C_CONNECTING:
 	case C_SEND:
 		return POLLOUT;
+	case C_UP:
 	case C_RECEIVED:
 	case C_DONE:
 		return 0;
@@ -299,6 +306,7 @@ static void server_body(int lfd)
 				conns[accepted].fd = fd;
 				conns[accepted].st = C_HEADER;
 				accepted++;
+				conns_up++;
 			}
 		}
 		for (i = 0; i < polled; i++) {
@@ -373,6 +381,16 @@ static void client_connect_more(void)
 	}
 }
 
+/* --connect-first: every connection is up, all of them send now */
+static void client_all_up(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < opt.conns; i++)
+		if (conns[i].st == C_UP)
+			conns[i].st = C_SEND;
+}
+
 /* the header first, then the S bytes */
 static bool client_send(struct conn *c)
 {
@@ -412,7 +430,9 @@ static void client_run(void)
 				if (e)
 					FAIL("connect %u: %s", i,
 					     strerrorname_np(e) ?: "?");
-				c->st = C_SEND;
+				c->st = opt.connect_first ? C_UP : C_SEND;
+				if (++conns_up == opt.conns)
+					client_all_up();
 				client_connect_more();
 			}
 			if (pfds[i].revents & POLLERR)
@@ -457,8 +477,9 @@ static void usage(void)
 		"               [--ipv6] [--daemon --result FILE] [--rcvbuf B] [--sndbuf B]\n"
 		"               --conns N --size S [--seed X] [--timeout S]\n"
 		"       smc_conns_test client --host ADDR --port P [--hook CMD] [--window W]\n"
+		"               [--connect-first]\n"
 		"               [options as server]\n"
-		"       (both: [--fail-at BYTES --fail-cmd CMD])\n"
+		"       (both: [--fail-at BYTES --fail-cmd CMD [--fail-all-up]])\n"
 		"       smc_conns_test wait --result FILE [--kill]\n");
 	exit(2);
 }

@@ -79,7 +79,9 @@ struct opts {
 	unsigned int pace_ms;	/* smc_data_test: pause after each write */
 	unsigned long long fail_at;	/* smc_conns_test: run fail_cmd once */
 	const char *fail_cmd;	/* ... when this many bytes came in */
+	bool fail_all_up;	/* ... and every connection is up */
 	unsigned int window;	/* smc_conns_test: connects at once, 0 all */
+	bool connect_first;	/* smc_conns_test: send once all are up */
 	bool verbose;
 };
 
@@ -656,7 +658,9 @@ static void parse_opts(int argc, char **argv)
 		{ "pace",	required_argument, NULL, 'P' },
 		{ "fail-at",	required_argument, NULL, 'F' },
 		{ "fail-cmd",	required_argument, NULL, 'C' },
+		{ "fail-all-up", no_argument,	   NULL, 'U' },
 		{ "window",	required_argument, NULL, 'w' },
+		{ "connect-first", no_argument,	   NULL, 'o' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ }
@@ -759,6 +763,12 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'w':
 			opt.window = strtoul(optarg, NULL, 0);
+			break;
+		case 'U':
+			opt.fail_all_up = true;
+			break;
+		case 'o':
+			opt.connect_first = true;
 			break;
 		case 'v':
 			opt.verbose = true;
