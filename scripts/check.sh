@@ -16,23 +16,23 @@
 #      the socket and fallback ones) with
 #      both hosts on Debian 12's 6.1 kernel, our 6.1 build and the rig's
 #      6.1 rxe, the distro smc.ko's SMC-R included;
-#   4b. "s390x": most of the selftests between an x86_64 host A and an
-#      s390x host B (about 6 minutes), our module on both, the admin
-#      tests between two s390x hosts (about 2 minutes), and the
-#      zPCI PNETID test on one s390x host with a QEMU zpci function;
+#   4b. "s390x": the SMC-R selftests between an x86_64 host A and an
+#      s390x host B, our module on both and the distro one on B, the
+#      netlink test between two s390x hosts, and the zPCI PNETID test on
+#      one s390x host with a QEMU zpci function;
 #   4c. "bench": the benchmark harness in its smoke mode (make bench
 #      BENCH_SMOKE=1, about 1 minute): it must write results.md,
 #      results.json and a chart, and every SMC cell must be SMC-R; the
 #      numbers themselves are not judged;
 #   5. "debug": the debug kernel (scripts/debug-kernel.sh: KASAN, lockdep,
-#      kmemleak, KUnit), our modules and the rig's rxe built for it, the
-#      KUnit suites, proof that KASAN and lockdep reports fail a run (one
-#      boot: smc/inject_lockdep, smc/inject_uaf), that the runner's
-#      kmemleak scan fails a test
-#      that leaks (smc/inject_leak), and the selftests again with that
-#      kernel on host A and the stock one on B (the SMC-R, CLC, fault,
-#      fuzz and failover tests, quick case sets) with a kmemleak scan
-#      after each test.
+#      kmemleak, KUnit), our modules and the rig's rxe built for it; in
+#      one boot the KUnit suites, proof that the runner's kmemleak scan
+#      fails a test that leaks (smc/inject_leak), and proof that KASAN
+#      and lockdep reports fail a run (smc/inject_lockdep,
+#      smc/inject_uaf); then failover.sh's quick set again with that
+#      kernel on host A and the stock one on B, with a kmemleak scan
+#      after it (CHECK_FULL: also the SMC-R, CLC, fault, fuzz, device
+#      and namespace tests).
 #
 # Output is KTAP; the last line is "N passed, N failed".
 # CHECK_ONLY="static rig selftests 6.1 s390x bench debug" picks parts (default:
@@ -259,18 +259,19 @@ fi
 # -- Debian 12's 6.1: both hosts boot it, with our 6.1 build ------------------
 # The admin and diag tests, and SMC-R between our
 # modules and with the distro smc.ko in both roles (interop_distro.sh,
-# smcr.sh, smcr_scale.sh), and as the server adding a second link
+# smcr.sh), and as the server adding a second link
 # (failover.sh, pre-SMC-Rv2.1 there).  The hosts load the rig's 6.1 rxe ("make
 # KVER=6.1 rxe-out", scripts/rig/rxe/): over the stock one the distro
 # module's SMC-R link set-up hangs for good, and smcr.sh and
 # smcr_scale.sh report its cases as skipped, which fails here.  As a
 # repeat of the stock run (SMC_SELFTEST_SECONDARY), smcr.sh and
 # smcr_scale.sh leave out the largest sizes and the TCP controls.
-# For the CI budget, make check leaves out the TCP interop, the socket
+# For the CI budget, make check leaves out the scale test (hundreds of
+# connections with the distro module), the TCP interop, the socket
 # semantics over TCP fallback, the data patterns and smc_run here (all in
 # the stock run; CHECK_FULL=1 runs them).
-K61_TESTS="module_load.sh netlink.sh interop_distro.sh diag_netns.sh smcr.sh smcr_scale.sh failover.sh"
-[ -n "${CHECK_FULL:-}" ] && K61_TESTS="$K61_TESTS interop_tcp.sh socket_semantics.sh data_integrity.sh smc_run.sh"
+K61_TESTS="module_load.sh netlink.sh interop_distro.sh diag_netns.sh smcr.sh failover.sh"
+[ -n "${CHECK_FULL:-}" ] && K61_TESTS="$K61_TESTS smcr_scale.sh interop_tcp.sh socket_semantics.sh data_integrity.sh smc_run.sh"
 if [[ " $parts " == *" 6.1 "* ]]; then
 	t=$(ms)
 	# the static part has built the 6.1 modules already
@@ -295,10 +296,15 @@ fi
 # server's ADD_LINK carries its rkey count in its own byte order.
 # SMC_SELFTEST_SECONDARY as for 6.1.  Not here, for the CI budget
 # (CHECK_FULL=1 runs them): the socket semantics over TCP fallback, the
-# TCP interop, smc_run and the scale test, which the stock run has.
-S390X_TESTS="module_load.sh netlink.sh devices.sh interop_distro.sh smcr.sh failover.sh"
-[ -n "${CHECK_FULL:-}" ] && S390X_TESTS="$S390X_TESTS interop_tcp.sh smc_run.sh smcr_scale.sh socket_semantics.sh"
-S390X_PAIR_TESTS="module_load.sh netlink.sh"
+# TCP interop, smc_run and the scale test, which the stock run has,
+# module_load.sh (it loads modules on host A only) and netlink.sh (it
+# holds both modules to the answers of host A; the s390x pair runs it
+# big-endian); between two s390x hosts also module_load.sh.  devices.sh
+# stays: it compares the device dumps of both hosts decoded.
+S390X_TESTS="devices.sh interop_distro.sh smcr.sh failover.sh"
+[ -n "${CHECK_FULL:-}" ] && S390X_TESTS="$S390X_TESTS module_load.sh netlink.sh interop_tcp.sh smc_run.sh smcr_scale.sh socket_semantics.sh"
+S390X_PAIR_TESTS="netlink.sh"
+[ -n "${CHECK_FULL:-}" ] && S390X_PAIR_TESTS="module_load.sh $S390X_PAIR_TESTS"
 if [[ " $parts " == *" s390x "* ]]; then
 	t=$(ms)
 	# the static part has built the s390x modules and tools already
@@ -342,63 +348,76 @@ if [[ " $parts " == *" bench "* ]]; then
 fi
 
 # -- the debug kernel -------------------------------------------------------------
-# detector <name> <debugfs hooks> <console pattern>...: the rig must fail a
-# run that triggers the hooks, in order, and the console must show each
-# detector's report (one boot for several: lockdep's report turns lockdep
-# off, KASAN goes on reporting, so lockdep's hook goes first)
-detector() {
-	local name=$1 hooks=$2 out rc t h cmd p ok=1
-	shift 2
-	t=$(ms)
-	cmd="insmod \$SMC_LIB_OURS/smc.ko"
-	for h in $hooks; do
-		cmd="$cmd && echo 1 >/sys/kernel/debug/smc/$h"
-	done
-	out=$("$top/scripts/rig/rig.sh" run --kernel debug --hosts 1 \
-		--timeout 600 --out "$logdir/rig-$name" -- "$cmd" 2>&1)
-	rc=$?
-	printf '%s\n' "$out" >"$logdir/rig-$name.log"
-	[ $rc != 0 ] && printf '%s\n' "$out" | grep -q 'kernel splat in console-A.log' &&
-		[ "$(cat "$logdir/rig-$name/rc" 2>/dev/null)" = 0 ] || ok=0
-	for p in "$@"; do
-		grep -Eq "$p" "$logdir/rig-$name/console-A.log" 2>/dev/null || ok=0
-	done
-	if [ $ok = 1 ]; then
-		for p in "$@"; do
-			grep -Em1 "$p" "$logdir/rig-$name/console-A.log" | indent
-		done
-		result 0 "rig fails a debug-kernel run with $name (smc/${hooks// /, smc/})" $(($(ms) - t))
-	else
-		printf '%s\n' "$out" | tail -n 20 | indent
-		result 1 "rig fails a debug-kernel run with $name (smc/${hooks// /, smc/})" $(($(ms) - t))
-	fi
-}
+# One boot of the debug kernel on one host (a boot takes about a minute
+# under TCG) for three parts, in this order: the KUnit suites, which
+# must pass with kmemleak clean; the proof that the kselftest runner's
+# per-test kmemleak scan, which guards the selftests below, fails a test
+# that leaks (smc/inject_leak); and the proof that the rig fails a run
+# whose kernel reports a lockdep or KASAN error (smc/inject_lockdep,
+# then smc/inject_uaf: lockdep's report turns lockdep off, KASAN goes on
+# reporting).  The run itself must fail, for the splats.
+debug_one_boot()
+{
+	local log=$logdir/rig-debug-proofs out rc t p ok sub_pass sub_fail kunit
+	local lockdep='WARNING: possible circular locking dependency detected'
+	local kasan='BUG: KASAN: slab-use-after-free in smc_inject_uaf'
 
-# kmemleak_proof: the kselftest runner, with the per-test kmemleak scan
-# that guards the real selftests, must fail a test that leaks an object
-# from smc.ko (smc/inject_leak) and name it
-kmemleak_proof() {
-	local name="rig fails a debug-kernel test that leaks (kmemleak, smc/inject_leak)"
-	local out rc t log=$logdir/rig-kmemleak
 	t=$(ms)
 	out=$("$top/scripts/rig/rig.sh" run --kernel debug --hosts 1 \
-		--timeout 600 --out "$log" -- \
-		"insmod \$SMC_LIB_OURS/smc.ko && cd scripts/rig/kmemleak-proof &&
-		 ../../../tools/testing/selftests/kselftest/runner.sh kmemleak-proof inject_leak.sh" 2>&1)
+		--timeout 900 --out "$log" -- \
+		"scripts/rig/kunit.sh; echo \"# kunit.sh exit \$?\"
+		 insmod \$SMC_LIB_OURS/smc.ko || exit 1
+		 (cd scripts/rig/kmemleak-proof &&
+		  ../../../tools/testing/selftests/kselftest/runner.sh kmemleak-proof inject_leak.sh)
+		 echo \"# kmemleak proof exit \$?\"
+		 echo 1 >/sys/kernel/debug/smc/inject_lockdep &&
+		 echo 1 >/sys/kernel/debug/smc/inject_uaf" 2>&1)
 	rc=$?
 	printf '%s\n' "$out" >"$log.log"
-	if [ $rc != 0 ] && [ "$(cat "$log/rc" 2>/dev/null)" = 1 ] &&
-	   printf '%s\n' "$out" | grep -q 'kmemleak reports the leak after' &&
-	   printf '%s\n' "$out" | grep -q '^not ok 1 selftests: kmemleak-proof: inject_leak.sh # kmemleak' &&
-	   printf '%s\n' "$out" | grep -q '^# kmemleak: unreferenced objects after inject_leak.sh:' &&
-	   printf '%s\n' "$out" | grep -q '^# .*  smc inject_leak\.' &&
-	   printf '%s\n' "$out" | grep -Eq '^# +smc_inject_leak\+0x'; then
-		printf '%s\n' "$out" | grep -E '^not ok|smc_inject_leak' | indent
-		result 0 "$name" $(($(ms) - t))
+	# the guest's console lines end in CR LF
+	out=${out//$'\r'/}
+
+	# every KUnit case counts on its own
+	kunit=$(sed -n '1,/^# kunit.sh exit /p' <<<"$out")
+	indent <<<"$kunit"
+	sub_pass=$(grep -Ec '^ +ok [0-9]+ ' <<<"$kunit")
+	sub_fail=$(grep -Ec '^ +not ok [0-9]+ ' <<<"$kunit")
+	echo "# kunit: $sub_pass cases passed, $sub_fail failed"
+	pass=$((pass + sub_pass))
+	fail=$((fail + sub_fail))
+	ok=0
+	[ "$sub_pass" -gt 0 ] && grep -qx '# kunit.sh exit 0' <<<"$kunit" || ok=1
+	result $ok "KUnit suites smc_* on the debug kernel, kmemleak clean" $(($(ms) - t))
+
+	ok=0
+	if grep -qx '# kmemleak proof exit 1' <<<"$out" &&
+	   grep -q 'kmemleak reports the leak after' <<<"$out" &&
+	   grep -q '^not ok 1 selftests: kmemleak-proof: inject_leak.sh # kmemleak' <<<"$out" &&
+	   grep -q '^# kmemleak: unreferenced objects after inject_leak.sh:' <<<"$out" &&
+	   grep -q '^# .*  smc inject_leak\.' <<<"$out" &&
+	   grep -Eq '^# +smc_inject_leak\+0x' <<<"$out"; then
+		grep -E '^not ok 1 selftests: kmemleak|smc_inject_leak' <<<"$out" | indent
 	else
-		printf '%s\n' "$out" | tail -n 30 | indent
-		result 1 "$name" $(($(ms) - t))
+		sed -n '/^# kunit.sh exit /,/^# kmemleak proof exit /p' <<<"$out" |
+			tail -n 30 | indent
+		ok=1
 	fi
+	result $ok "rig fails a debug-kernel test that leaks (kmemleak, smc/inject_leak)"
+
+	ok=0
+	[ $rc != 0 ] && grep -q 'kernel splat in console-A.log' <<<"$out" &&
+		[ "$(cat "$log/rc" 2>/dev/null)" = 0 ] || ok=1
+	for p in "$lockdep" "$kasan"; do
+		grep -Fq "$p" "$log/console-A.log" 2>/dev/null || ok=1
+	done
+	if [ $ok = 0 ]; then
+		for p in "$lockdep" "$kasan"; do
+			grep -Fm1 "$p" "$log/console-A.log" | indent
+		done
+	else
+		tail -n 20 <<<"$out" | indent
+	fi
+	result $ok "rig fails a debug-kernel run with lockdep and KASAN reports (smc/inject_lockdep, smc/inject_uaf)"
 }
 
 if [[ " $parts " == *" debug "* ]]; then
@@ -422,39 +441,23 @@ if [[ " $parts " == *" debug "* ]]; then
 	fi
 
 	if [ "$debug_ok" = 0 ]; then
-		t=$(ms)
-		"$top/scripts/rig/rig.sh" run --kernel debug --hosts 1 --timeout 600 \
-			--out "$logdir/rig-kunit" -- scripts/rig/kunit.sh \
-			>"$logdir/kunit.log" 2>&1
-		rc=$?
-		indent <"$logdir/kunit.log"
-		# every KUnit case counts on its own
-		sub_pass=$(grep -Ec '^ +ok [0-9]+ ' "$logdir/kunit.log")
-		sub_fail=$(grep -Ec '^ +not ok [0-9]+ ' "$logdir/kunit.log")
-		echo "# kunit: $sub_pass cases passed, $sub_fail failed"
-		pass=$((pass + sub_pass))
-		fail=$((fail + sub_fail))
-		[ "$sub_pass" -gt 0 ] || rc=1
-		result $rc "KUnit suites smc_* on the debug kernel" $(($(ms) - t))
+		debug_one_boot
 
-		detector "lockdep-KASAN" "inject_lockdep inject_uaf" \
-			'WARNING: possible circular locking dependency detected' \
-			'BUG: KASAN: slab-use-after-free in smc_inject_uaf'
-
-		kmemleak_proof
-
-		# the debug kernel runs 4-6 times slower under TCG: a subset
-		# that fits the CI budget (the handshake, SMC-R, one fault of
-		# each kind, device removal among them, 10,000 fuzzed LLC and
-		# CDC messages, two link failures under load); CHECK_FULL=1
-		# adds devices.sh, whose device choice is logic the stock run
-		# checks, at 8 times its time here, and the namespace tests.
-		# Host A runs the debug kernel, B the stock one: every test
-		# runs ours in both roles on A, where the kmemleak scans run,
-		# and a peer at stock speed answers sooner.  Both run the
-		# rig's rxe (make rxe-debug for A).
-		debug_tests="clc_messages.sh smcr.sh faults.sh wire_fuzz.sh failover.sh"
-		[ -n "${CHECK_FULL:-}" ] && debug_tests="$debug_tests devices.sh diag_netns.sh"
+		# the debug kernel runs 10-30 times slower under TCG than the
+		# stock one: make check runs failover.sh there, whose quick
+		# set (ours on both hosts) makes a group with two links,
+		# moves verified data over eight connections on both, deletes
+		# a device under them, fails them over, re-adds the link and
+		# closes them all, which are our module's most intricate paths.
+		# CHECK_FULL=1 adds the handshake, SMC-R, fault (with
+		# failslab), fuzzing, device and namespace tests (about 25
+		# more minutes).  Host A runs the debug kernel, B the stock
+		# one: every test runs ours in both roles on A, where the
+		# kmemleak scans run, and a peer at stock speed answers
+		# sooner.  Both run the rig's rxe (make rxe-debug for A).
+		debug_tests="failover.sh"
+		[ -n "${CHECK_FULL:-}" ] &&
+			debug_tests="clc_messages.sh smcr.sh faults.sh wire_fuzz.sh $debug_tests devices.sh diag_netns.sh"
 		run_selftests A=debug selftests-debug \
 			"selftests on the two-host rig, debug kernel on A, kmemleak scans" \
 			1800 "SMC_SELFTEST_QUICK=1 TEST_PROGS='$debug_tests'"
