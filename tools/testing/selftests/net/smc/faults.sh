@@ -681,6 +681,12 @@ fault_inject()
 	echo 0 >/sys/kernel/debug/fail_page_alloc/min-order'
 }
 
+# has_failslab <local|peer>: that host's kernel injects allocation faults
+has_failslab()
+{
+	smc_lib_on "$1" "[ -e /sys/kernel/debug/failslab/require-start ]"
+}
+
 # alloc_faults: up to ALLOC_TIMES GFP_ATOMIC allocations under smc fail
 # on each debug host during each of ALLOC_PAIRS verified transfers both ways,
 # each on a new connection.  Each transfer must complete or end in an
@@ -698,8 +704,7 @@ alloc_faults()
 
 	# the hosts on the debug kernel (make check runs the stock one on B)
 	for h in local peer; do
-		smc_lib_on "$h" "[ -e /sys/kernel/debug/failslab/require-start ]" &&
-			hosts+=("$h")
+		has_failslab "$h" && hosts+=("$h")
 	done
 	for i in $(seq "$ALLOC_PAIRS"); do
 		for h in "${hosts[@]}"; do
@@ -799,7 +804,7 @@ NOMEM_SIZE=4194304
 n=17
 [ -n "$quick" ] && n=5
 have_faults=0
-[ -e /sys/kernel/debug/failslab/require-start ] && have_faults=1
+has_failslab local && have_faults=1
 n=$((n + have_faults))
 [ "$have_distro" = 1 ] && n=$((n + 4))
 [ -n "$distro_skip" ] && n=$((n + 1))
