@@ -101,13 +101,13 @@ result $rc "the test build (CONFIG_SMC_TEST_HOOKS) builds with W=1 C=1 and no wa
 
 # what make install installs has no hook; the test build has them all,
 # so that the check can fail
-hooks_re='smc_test_hooks_init|smc_clc_inject_take|smc_inject_warn|smc_cdc_seqno_host_order|smc_ib_v1_on_rocev2|smc_test_cdc_nomem|smc_wire_fuzz_init|smc_wr_rx_stall|smc_test_confirm_foreign_qpn|smc_rx_urg_no_force'
+hooks_re='smc_test_hooks_init|smc_clc_inject_take|smc_inject_warn|smc_cdc_seqno_host_order|smc_ib_v1_on_rocev2|smc_test_cdc_nomem|smc_wire_fuzz_init|smc_wr_rx_stall|smc_test_confirm_foreign_qpn|smc_rx_urg_no_force|smc_wr_qp_timeout'
 t=$(ms)
 rc=0
 prod=$(nm net/smc/smc.ko 2>&1 | grep -Ec "$hooks_re")
 hooked=$(nm "out/$KVER/net/smc/smc.ko" 2>&1 | grep -Eo "$hooks_re" | sort -u | wc -l)
-echo "# hook symbols: production smc.ko $prod, test build $hooked of 10"
-[ "$prod" = 0 ] && [ "$hooked" = 10 ] || rc=1
+echo "# hook symbols: production smc.ko $prod, test build $hooked of 11"
+[ "$prod" = 0 ] && [ "$hooked" = 11 ] || rc=1
 # the debugfs file names as strings of their own (an inline function's
 # name in the debug info may contain one); read once, as grep -q would
 # cut strings short (SIGPIPE, and pipefail)
@@ -115,7 +115,7 @@ prod_str=$(strings net/smc/smc.ko)
 test_str=$(strings "out/$KVER/net/smc/smc.ko")
 for f in inject_clc inject_warn cdc_seqno_host_order v1_on_rocev2 \
 	 hs_serv_delay_ms cdc_nomem fuzz_wr rx_stall confirm_foreign_qpn \
-		 rx_urg_no_force; do
+		 rx_urg_no_force qp_timeout; do
 	grep -qx "$f" <<<"$prod_str" && { echo "# production smc.ko names $f"; rc=1; }
 	grep -qx "$f" <<<"$test_str" ||
 		{ echo "# the test build does not name $f"; rc=1; }
@@ -446,8 +446,8 @@ if [[ " $parts " == *" debug "* ]]; then
 		# the debug kernel runs 10-30 times slower under TCG than the
 		# stock one: make check runs failover.sh there, whose quick
 		# set (ours on both hosts) makes a group with two links,
-		# moves verified data over eight connections on both, deletes
-		# a device under them, fails them over, re-adds the link and
+		# moves verified data over eight connections on both, takes
+		# a port down under them, fails them over, re-adds the link and
 		# closes them all, which are our module's most intricate paths.
 		# CHECK_FULL=1 adds the handshake, SMC-R, fault (with
 		# failslab), fuzzing, device and namespace tests (about 25

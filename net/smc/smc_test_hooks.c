@@ -55,6 +55,7 @@ bool smc_ib_v1_on_rocev2;
 EXPORT_SYMBOL_IF_KUNIT(smc_ib_v1_on_rocev2);
 bool smc_wr_rx_stall;
 bool smc_rx_urg_no_force;
+u8 smc_wr_qp_timeout;
 static u32 smc_hs_serv_delay_ms;
 static atomic_t smc_cdc_nomem = ATOMIC_INIT(0);
 static atomic_t smc_confirm_foreign_qpn = ATOMIC_INIT(0);
@@ -205,6 +206,7 @@ void smc_test_hooks_init(struct dentry *root)
 	debugfs_create_bool("rx_stall", 0600, root, &smc_wr_rx_stall);
 	debugfs_create_bool("rx_urg_no_force", 0600, root,
 			    &smc_rx_urg_no_force);
+	debugfs_create_u8("qp_timeout", 0600, root, &smc_wr_qp_timeout);
 	debugfs_create_u32("hs_serv_delay_ms", 0600, root,
 			   &smc_hs_serv_delay_ms);
 	debugfs_create_atomic_t("cdc_nomem", 0600, root, &smc_cdc_nomem);

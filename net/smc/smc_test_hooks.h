@@ -12,6 +12,7 @@
 
 #include <linux/compiler.h>
 #include <linux/kconfig.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
 
 struct dentry;
@@ -21,6 +22,7 @@ extern bool smc_cdc_seqno_host_order;
 extern bool smc_ib_v1_on_rocev2;
 extern bool smc_wr_rx_stall;
 extern bool smc_rx_urg_no_force;
+extern u8 smc_wr_qp_timeout;
 
 #if IS_ENABLED(CONFIG_SMC_TEST_HOOKS)
 void smc_test_hooks_init(struct dentry *root);
@@ -110,6 +112,25 @@ static inline bool smc_test_rx_urg_no_force(void)
 {
 	return IS_ENABLED(CONFIG_SMC_TEST_HOOKS) &&
 	       unlikely(READ_ONCE(smc_rx_urg_no_force));
+}
+
+/**
+ * smc_test_qp_timeout() - the local ACK timeout new RC QPs get
+ * @dflt: the value outside tests
+ *
+ * The debug kernel under TCG can stall for seconds, longer than a QP's
+ * retries last at the real value (about 1 s); its tests lengthen them.
+ *
+ * Context: any.
+ * Return: the qp_timeout switch if set (at most 31, the field's range),
+ *	else @dflt; @dflt in a production build.
+ */
+static inline u8 smc_test_qp_timeout(u8 dflt)
+{
+	u8 t = IS_ENABLED(CONFIG_SMC_TEST_HOOKS) ?
+	       READ_ONCE(smc_wr_qp_timeout) : 0;
+
+	return t ? min_t(u8, t, 31) : dflt;
 }
 
 #endif /* _NET_SMC_TEST_HOOKS_H */

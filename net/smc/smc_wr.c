@@ -640,7 +640,7 @@ static int smc_wr_modify_rts(struct ib_qp *qp, u32 psn)
 {
 	struct ib_qp_attr attr = {
 		.qp_state = IB_QPS_RTS,
-		.timeout = SMC_WR_QP_TIMEOUT,
+		.timeout = smc_test_qp_timeout(SMC_WR_QP_TIMEOUT),
 		.retry_cnt = SMC_WR_QP_RETRY,
 		.rnr_retry = SMC_WR_QP_RNR_RETRY,
 		.sq_psn = psn,
