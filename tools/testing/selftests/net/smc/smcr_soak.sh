@@ -9,6 +9,8 @@
 #    16-bit wrap counter compares in serial-number arithmetic): reads
 #    stop at it, and at 2^16 laps one byte of the stream is skipped as
 #    if urgent.  smcr.sh runs the same with 1 MiB.
+#  - 64 MiB both ways at once with the default RMBs (smcr.sh stops at
+#    16 MiB).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -33,8 +35,19 @@ urgent_stream()
 	smc_lib_pair "$SMC_LIB_DATA_TEST" peer args args
 }
 
+# both_ways <size>: client here, server on the peer, default RMBs
+# shellcheck disable=SC2317,SC2034 # called through smc_lib_run; args by name
+both_ways()
+{
+	local args=(--family smc --size "$1" --dir both --seed 18
+		    --timeout 600)
+
+	smc_lib_pair "$SMC_LIB_DATA_TEST" peer args args
+}
+
 trap smc_lib_smcr_cleanup EXIT
-smc_lib_plan 1
+smc_lib_plan 2
+smc_lib_run "data 64 MiB both ways, default RMBs" both_ways 67108864
 smc_lib_run "urgent byte, then $URG_SIZE bytes past 2^16 laps of a 16 KiB RMB" \
 	urgent_stream "$URG_SIZE"
 smc_lib_exit
