@@ -173,6 +173,8 @@ enum {
  * @down_work: the link failed: moves its connections to another link or
  *	ends the group (smc_switch.c); holds a group reference while queued
  * @down_reason: SMC_LLC_DEL_* the group ends with if no link is left
+ * @down_cause: enum smc_link_down_cause, what took it down first
+ *	(set once, cmpxchg; counted in debugfs smc/failover)
  */
 struct smc_lgr_link {
 	struct smc_link		wr;
@@ -203,6 +205,7 @@ struct smc_lgr_link {
 	struct smc_cdc_stats	cdc_stats;
 	struct work_struct	down_work;
 	u32			down_reason;
+	u32			down_cause;
 };
 
 /**

@@ -92,10 +92,28 @@ enum smc_switch_stat {
 	SMC_SWITCH_LINK_ADD_FAILED,	/* an ADD_LINK flow failed */
 	SMC_SWITCH_LINK_DEL_LOCAL,	/* deleted: it failed here */
 	SMC_SWITCH_LINK_DEL_PEER,	/* deleted: the peer asked */
+	/* links that failed (moved or ended their group), by cause */
+	SMC_SWITCH_DOWN_WR_ERROR,	/* a work request failed */
+	SMC_SWITCH_DOWN_PORT,		/* a port event: down, or fatal */
+	SMC_SWITCH_DOWN_DEVICE,		/* the device's removal */
+	SMC_SWITCH_DOWN_TESTLINK,	/* a TEST_LINK unanswered */
+	SMC_SWITCH_DOWN_PEER,		/* the peer's DELETE_LINK */
 	SMC_SWITCH_NSTATS
 };
 
+/* what took a link down first (smc_lgr_link.down_cause) */
+enum smc_link_down_cause {
+	SMC_DOWN_UNSET,
+	SMC_DOWN_WR_ERROR,
+	SMC_DOWN_PORT,
+	SMC_DOWN_DEVICE,
+	SMC_DOWN_TESTLINK,
+	SMC_DOWN_PEER,
+};
+
 void smc_switch_count(enum smc_switch_stat what);
+void smc_switch_down_cause(struct smc_lgr_link *lnk,
+			   enum smc_link_down_cause cause);
 struct smc_lgr_link *smc_switch_conns(struct smc_lgr_link *from);
 void smc_switch_link_down_work(struct work_struct *work);
 void smc_switch_link_fail(struct smc_lgr_link *lnk);

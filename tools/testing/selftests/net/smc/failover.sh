@@ -244,6 +244,26 @@ failovers()
 		awk '$1 == "failovers" { n = $2 } END { print n == "" ? "-" : n }'
 }
 
+# down_count <local|peer> <cause>: links that failed there by that
+# cause (wr_error port device testlink peer, or "all"), "-" where our
+# module does not run
+down_count()
+{
+	smc_lib_on "$1" "cat /sys/kernel/debug/smc/failover 2>/dev/null" |
+		awk -v c="down_$2" '
+		$1 ~ /^down_/ && (c == "down_all" || $1 == c) { n += $2 }
+		{ seen = 1 } END { print seen ? n + 0 : "-" }'
+}
+
+# fail_cause <how>: the cause the failing host counts
+fail_cause()
+{
+	case $1 in
+	down) echo port ;;
+	rdma-del) echo device ;;
+	esac
+}
+
 # fail_cmd <how>: the command that breaks the second path where it runs
 fail_cmd()
 {
@@ -280,14 +300,17 @@ cdc_faults()
 # 8 connections over both links; the side on the failing host breaks
 # its second path when a quarter of what it receives is in (the server
 # during the client's sends, the client during the answers).  Every
-# byte arrives, the groups end SINGLE, and a host of ours that saw the
-# failure counts a failover.
+# byte arrives, the groups end SINGLE, a host of ours that saw the
+# failure counts a failover and a link down by its cause (the port or
+# the device), and the other host a link down by any cause (the
+# peer's DELETE_LINK, or its own QP's retries if they end first).
 # shellcheck disable=SC2034 # args by name
 link_fails()
 {
 	local srv=$1 fh=$2 args=(--family smc --conns 8 --size "$FAIL_SIZE"
 		--seed 11 --timeout 300)
 	local sargs cargs fail h role before faults_l faults_p rc=0
+	local oh=local cause by_cause by_any
 	local SMC_LIB_HOOK="bash $SMC_LIB_DIR/lib.sh hook_conns"
 
 	fail=(--fail-at $((8 * FAIL_SIZE / 4)) --fail-cmd "$(fail_cmd "$3")")
@@ -303,7 +326,11 @@ link_fails()
 	else
 		cargs+=("${fail[@]}")
 	fi
+	[ "$fh" = local ] && oh=peer
+	cause=$(fail_cause "$3")
 	before=$(failovers "$fh")
+	by_cause=$(down_count "$fh" "$cause")
+	by_any=$(down_count "$oh" all)
 	faults_l=$(cdc_faults local)
 	faults_p=$(cdc_faults peer)
 	smc_lib_pair "$SMC_LIB_CONNS_TEST" "$srv" sargs cargs || rc=1
@@ -319,6 +346,15 @@ link_fails()
 	done
 	if [ "$before" != - ] && [ "$(failovers "$fh")" -le "$before" ]; then
 		echo "FAIL no failover counted on $fh ($before before)"
+		rc=1
+	fi
+	if [ "$by_cause" != - ] &&
+		[ "$(down_count "$fh" "$cause")" -le "$by_cause" ]; then
+		echo "FAIL no link down by $cause counted on $fh ($by_cause before)"
+		rc=1
+	fi
+	if [ "$by_any" != - ] && [ "$(down_count "$oh" all)" -le "$by_any" ]; then
+		echo "FAIL no link down counted on $oh ($by_any before)"
 		rc=1
 	fi
 	if [ "$(cdc_faults local)" != "$faults_l" ] ||

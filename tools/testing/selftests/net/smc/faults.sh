@@ -630,16 +630,29 @@ netns_exclusive()
 	return "$rc"
 }
 
-# rx_stall: the peer stops taking messages in mid-transfer
+# downs_by_testlink: links this host lost to an unanswered TEST_LINK
+downs_by_testlink()
+{
+	awk '$1 == "down_testlink" { print $2 }' /sys/kernel/debug/smc/failover
+}
+
+# rx_stall: the peer stops taking messages in mid-transfer; this host
+# counts the link down by its TEST_LINK
 rx_stall()
 {
-	local f=/sys/kernel/debug/smc/rx_stall t0 rc=0
+	local f=/sys/kernel/debug/smc/rx_stall t0 rc=0 before
 
+	before=$(downs_by_testlink)
 	start_busy || return 1
 	t0=$(smc_lib_now_ms)
 	smc_lib_on peer "echo 1 >$f" || rc=1
 	end_busy "$t0" || rc=1
 	smc_lib_on peer "echo 0 >$f" || rc=1
+	if [ "$(downs_by_testlink)" -le "${before:-0}" ]; then
+		echo "FAIL the link down not counted as down_testlink here"
+		grep '^down_' /sys/kernel/debug/smc/failover
+		rc=1
+	fi
 	smc_lib_wait_until "$WAIT_S" "no link group left on either host" \
 		smc_lib_no_groups || rc=1
 	fresh_smcr || rc=1
