@@ -173,8 +173,8 @@ enum {
  * @down_work: the link failed: moves its connections to another link or
  *	ends the group (smc_switch.c); holds a group reference while queued
  * @down_reason: SMC_LLC_DEL_* the group ends with if no link is left
- * @down_cause: enum smc_link_down_cause, what took it down first
- *	(set once, cmpxchg; counted in debugfs smc/failover)
+ * @down_cause: what took it down first, its SMC_SWITCH_DOWN_* counter
+ *	(SMC_SWITCH_NSTATS until then; set once, cmpxchg)
  */
 struct smc_lgr_link {
 	struct smc_link		wr;

@@ -639,7 +639,7 @@ int smc_lgr_link_init(struct smc_link_group *lgr, u8 idx,
 	atomic_inc(&sel->dev->ports[sel->port - 1].lnk_cnt);
 	atomic_set(&lnk->conn_cnt, 0);
 	lnk->down_reason = 0;
-	lnk->down_cause = SMC_DOWN_UNSET;
+	lnk->down_cause = SMC_SWITCH_NSTATS;
 	lnk->last_rx = jiffies;
 	lnk->last_rx_alive = jiffies;
 	lnk->testlink_pending = false;
@@ -798,8 +798,8 @@ static bool smc_lgr_fail_dev_links(struct smc_link_group *lgr, void *arg)
 			continue;
 		if (!lnk->down_reason)
 			lnk->down_reason = f->reason;
-		smc_switch_down_cause(lnk, f->port ? SMC_DOWN_PORT :
-						     SMC_DOWN_DEVICE);
+		smc_switch_down_cause(lnk, f->port ? SMC_SWITCH_DOWN_PORT :
+						     SMC_SWITCH_DOWN_DEVICE);
 		smc_wr_link_down(&lnk->wr, IB_WC_SUCCESS);
 		hit = true;
 	}

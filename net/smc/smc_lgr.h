@@ -98,22 +98,12 @@ enum smc_switch_stat {
 	SMC_SWITCH_DOWN_DEVICE,		/* the device's removal */
 	SMC_SWITCH_DOWN_TESTLINK,	/* a TEST_LINK unanswered */
 	SMC_SWITCH_DOWN_PEER,		/* the peer's DELETE_LINK */
-	SMC_SWITCH_NSTATS
-};
-
-/* what took a link down first (smc_lgr_link.down_cause) */
-enum smc_link_down_cause {
-	SMC_DOWN_UNSET,
-	SMC_DOWN_WR_ERROR,
-	SMC_DOWN_PORT,
-	SMC_DOWN_DEVICE,
-	SMC_DOWN_TESTLINK,
-	SMC_DOWN_PEER,
+	SMC_SWITCH_NSTATS		/* as a link's down_cause: none yet */
 };
 
 void smc_switch_count(enum smc_switch_stat what);
 void smc_switch_down_cause(struct smc_lgr_link *lnk,
-			   enum smc_link_down_cause cause);
+			   enum smc_switch_stat cause);
 struct smc_lgr_link *smc_switch_conns(struct smc_lgr_link *from);
 void smc_switch_link_down_work(struct work_struct *work);
 void smc_switch_link_fail(struct smc_lgr_link *lnk);

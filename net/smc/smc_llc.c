@@ -952,13 +952,14 @@ static void smc_llc_link_down_cb(struct smc_link *wr, enum ib_wc_status st)
 	 * event, a device's removal or the peer's DELETE_LINK say so
 	 * themselves.
 	 */
-	if (st != IB_WC_SUCCESS)
-		smc_switch_down_cause(lnk, SMC_DOWN_WR_ERROR);
-	if (st != IB_WC_SUCCESS && !READ_ONCE(lnk->lgr->terminating))
-		pr_warn_ratelimited("link group %u link %u on %s lost: %s\n",
-				    lnk->lgr->id, lnk->link_id,
-				    dev_name(&wr->ibdev->dev),
-				    ib_wc_status_msg(st));
+	if (st != IB_WC_SUCCESS) {
+		smc_switch_down_cause(lnk, SMC_SWITCH_DOWN_WR_ERROR);
+		if (!READ_ONCE(lnk->lgr->terminating))
+			pr_warn_ratelimited("link group %u link %u on %s lost: %s\n",
+					    lnk->lgr->id, lnk->link_id,
+					    dev_name(&wr->ibdev->dev),
+					    ib_wc_status_msg(st));
+	}
 	smc_lgr_link_down(lnk);
 }
 
@@ -1020,7 +1021,7 @@ void smc_llc_testlink_work(struct work_struct *work)
 	if (lnk->testlink_pending) {
 		if (time_after_eq(now, lnk->testlink_sent +
 				  SMC_LLC_TESTLINK_WAIT)) {
-			smc_switch_down_cause(lnk, SMC_DOWN_TESTLINK);
+			smc_switch_down_cause(lnk, SMC_SWITCH_DOWN_TESTLINK);
 			smc_wr_link_down(&lnk->wr, IB_WC_RETRY_EXC_ERR);
 			return;
 		}
@@ -1040,7 +1041,7 @@ void smc_llc_testlink_work(struct work_struct *work)
 	lnk->testlink_pending = true;
 	if (smc_llc_send_msg(lnk, &m, NULL)) {
 		/* a keepalive that cannot go out must not stop for good */
-		smc_switch_down_cause(lnk, SMC_DOWN_TESTLINK);
+		smc_switch_down_cause(lnk, SMC_SWITCH_DOWN_TESTLINK);
 		smc_wr_link_down(&lnk->wr, IB_WC_GENERAL_ERR);
 		return;
 	}

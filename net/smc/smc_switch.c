@@ -49,15 +49,6 @@ static const char *const smc_switch_stat_names[SMC_SWITCH_NSTATS] = {
 	[SMC_SWITCH_DOWN_PEER] = "down_peer",
 };
 
-/* enum smc_link_down_cause -> its counter */
-static const enum smc_switch_stat smc_switch_cause_stat[] = {
-	[SMC_DOWN_WR_ERROR] = SMC_SWITCH_DOWN_WR_ERROR,
-	[SMC_DOWN_PORT] = SMC_SWITCH_DOWN_PORT,
-	[SMC_DOWN_DEVICE] = SMC_SWITCH_DOWN_DEVICE,
-	[SMC_DOWN_TESTLINK] = SMC_SWITCH_DOWN_TESTLINK,
-	[SMC_DOWN_PEER] = SMC_SWITCH_DOWN_PEER,
-};
-
 /**
  * smc_switch_count() - count a failover event for debugfs smc/failover
  * @what: SMC_SWITCH_*
@@ -72,25 +63,16 @@ void smc_switch_count(enum smc_switch_stat what)
 /**
  * smc_switch_down_cause() - note what takes a link down, if first
  * @lnk: the link
- * @cause: SMC_DOWN_*; the first one set stays until the link is made
- *	again (a port event's flushed work requests fail after it)
+ * @cause: its SMC_SWITCH_DOWN_* counter; the first one set stays until
+ *	the link is made again (a port event's flushed work requests fail
+ *	after it)
  *
  * Context: any.
  */
 void smc_switch_down_cause(struct smc_lgr_link *lnk,
-			   enum smc_link_down_cause cause)
+			   enum smc_switch_stat cause)
 {
-	cmpxchg(&lnk->down_cause, SMC_DOWN_UNSET, cause);
-}
-
-/* a link failed, its connections moved or its group ends: why */
-static void smc_switch_count_cause(struct smc_lgr_link *lnk)
-{
-	u32 cause = READ_ONCE(lnk->down_cause);
-
-	if (cause > SMC_DOWN_UNSET &&
-	    cause < ARRAY_SIZE(smc_switch_cause_stat))
-		smc_switch_count(smc_switch_cause_stat[cause]);
+	cmpxchg(&lnk->down_cause, SMC_SWITCH_NSTATS, cause);
 }
 
 /**
@@ -280,7 +262,7 @@ void smc_switch_link_down_work(struct work_struct *work)
 						down_work);
 	struct smc_link_group *lgr = lnk->lgr;
 	bool active, alone;
-	u32 reason;
+	u32 reason, cause;
 
 	spin_lock_bh(&lgr->lock);
 	active = lnk->state == SMC_LNK_ACTIVE;
@@ -301,7 +283,10 @@ void smc_switch_link_down_work(struct work_struct *work)
 	}
 	wake_up_all(&lnk->llc_wait);
 	smc_wr_link_quiesce(&lnk->wr);
-	smc_switch_count_cause(lnk);
+	/* a link failed, its connections move or its group ends: why */
+	cause = READ_ONCE(lnk->down_cause);
+	if (cause < SMC_SWITCH_NSTATS)
+		smc_switch_count(cause);
 	if (!smc_switch_conns(lnk)) {
 		smc_switch_count(SMC_SWITCH_GROUP_ENDS);
 		smc_lgr_terminate_async(lgr, reason);
@@ -330,7 +315,7 @@ void smc_switch_link_fail(struct smc_lgr_link *lnk)
 	if (!lnk->down_reason)
 		lnk->down_reason = SMC_LLC_DEL_LOST_PATH;
 	spin_unlock_bh(&lgr->lock);
-	smc_switch_down_cause(lnk, SMC_DOWN_PEER);
+	smc_switch_down_cause(lnk, SMC_SWITCH_DOWN_PEER);
 	smc_wr_link_down(&lnk->wr, IB_WC_SUCCESS);
 	flush_work(&lnk->down_work);
 }
