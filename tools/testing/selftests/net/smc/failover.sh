@@ -139,8 +139,6 @@ topology()
 	done
 }
 
-# peer_module <distro|ours>: ours here, that module on the peer, no
-# link group left from before
 # slow_qps <local|peer>: the debug kernel under TCG can stall for
 # seconds (once 3.4 s, and a debug host's link 1 lost its QP to
 # "transport retry counter exceeded" while link 2 failed over): there
@@ -151,6 +149,8 @@ slow_qps()
 	smc_lib_on "$1" "echo 18 > /sys/kernel/debug/smc/qp_timeout"
 }
 
+# peer_module <distro|ours>: ours here, that module on the peer, no
+# link group left from before
 peer_module()
 {
 	smc_lib_mod peer unload && smc_lib_mod local unload &&
@@ -244,21 +244,9 @@ failovers()
 		awk '$1 == "failovers" { n = $2 } END { print n == "" ? "-" : n }'
 }
 
-# down_count <local|peer> <causes>: links that failed there by those
-# causes (blank-separated: wr_error port device testlink peer, or
-# "all"), "-" where our module does not run
-down_count()
-{
-	smc_lib_on "$1" "cat /sys/kernel/debug/smc/failover 2>/dev/null" |
-		awk -v c=" $2 " '
-		$1 ~ /^down_/ && (c == " all " ||
-			index(c, " " substr($1, 6) " ")) { n += $2 }
-		{ seen = 1 } END { print seen ? n + 0 : "-" }'
-}
-
 # fail_cause <how>: the causes the failing host may count.  A netdev
 # going down with sends in flight: rxe fails a send on it at once,
-# often before the port event arrives (both seen on the rig).
+# which can come before the port event (both seen on the rig).
 fail_cause()
 {
 	case $1 in
@@ -333,8 +321,8 @@ link_fails()
 	[ "$fh" = local ] && oh=peer
 	cause=$(fail_cause "$3")
 	before=$(failovers "$fh")
-	by_cause=$(down_count "$fh" "$cause")
-	by_any=$(down_count "$oh" all)
+	by_cause=$(smc_lib_down_count "$fh" "$cause")
+	by_any=$(smc_lib_down_count "$oh" all)
 	faults_l=$(cdc_faults local)
 	faults_p=$(cdc_faults peer)
 	smc_lib_pair "$SMC_LIB_CONNS_TEST" "$srv" sargs cargs || rc=1
@@ -353,11 +341,11 @@ link_fails()
 		rc=1
 	fi
 	if [ "$by_cause" != - ] &&
-		[ "$(down_count "$fh" "$cause")" -le "$by_cause" ]; then
+		[ "$(smc_lib_down_count "$fh" "$cause")" -le "$by_cause" ]; then
 		echo "FAIL no link down by $cause counted on $fh ($by_cause before)"
 		rc=1
 	fi
-	if [ "$by_any" != - ] && [ "$(down_count "$oh" all)" -le "$by_any" ]; then
+	if [ "$by_any" != - ] && [ "$(smc_lib_down_count "$oh" all)" -le "$by_any" ]; then
 		echo "FAIL no link down counted on $oh ($by_any before)"
 		rc=1
 	fi
