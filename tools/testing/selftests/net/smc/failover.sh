@@ -15,7 +15,10 @@
 # the first link, every byte arrives, and both ends are SINGLE.  Against
 # the distro module the failure is on the server's host: the reference
 # implementation's server waits for ever for the sends of a link whose
-# peer vanished (failover brief 3.3).  The paths go again at the end.
+# peer vanished (failover brief 3.3).  Last, between our modules, both
+# paths of the client's host go down mid-transfer: both ends get their
+# error within a bound and the groups are freed (both_down below).  The
+# paths come back at the end.
 # SMC_SELFTEST_QUICK=1 (the slow debug kernel): ours on both hosts only,
 # the port going down with less data, and its recovery;
 # SMC_SELFTEST_SECONDARY=1: against the distro module only.
@@ -102,14 +105,20 @@ pnet_common()
 	smc_lib_on "$1" "$cmd"
 }
 
-# gid_up <local|peer>: rxe2 has the GID of the second path's address
-gid_up()
+# gid_has <local|peer> <rxeN> <IPv4 address>: the device has its GID
+gid_has()
 {
 	local a b c d want
 
-	IFS=. read -r a b c d <<<"$(path2_addr "$1")"
+	IFS=. read -r a b c d <<<"$3"
 	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
-	smc_lib_on "$1" "grep -qsx $want /sys/class/infiniband/rxe2/ports/1/gids/*"
+	smc_lib_on "$1" "grep -qsx $want /sys/class/infiniband/$2/ports/1/gids/*"
+}
+
+# gid_up <local|peer>: rxe2 has the GID of the second path's address
+gid_up()
+{
+	gid_has "$1" rxe2 "$(path2_addr "$1")"
 }
 
 cleanup()
@@ -236,12 +245,18 @@ lgr_type_on()
 		grep -q '"role":"'"$2"'","type":"'"$3"'"'
 }
 
-# failovers <local|peer>: links that failed over on that host, "-"
-# where our module does not run
-failovers()
+# fo_count <local|peer> <name>: that count of debugfs smc/failover on
+# the host, "-" where our module does not run
+fo_count()
 {
 	smc_lib_on "$1" "cat /sys/kernel/debug/smc/failover 2>/dev/null" |
-		awk '$1 == "failovers" { n = $2 } END { print n == "" ? "-" : n }'
+		awk -v c="$2" '$1 == c { n = $2 } END { print n == "" ? "-" : n }'
+}
+
+# failovers <local|peer>: links that failed over on that host
+failovers()
+{
+	fo_count "$1" failovers
 }
 
 # fail_cause <how>: the causes the failing host may count.  A netdev
@@ -264,12 +279,17 @@ fail_cmd()
 	esac
 }
 
-# heal <local|peer>: the second path back as topology() made it
+# heal <local|peer>: the second path back as topology() made it (and
+# the first, after both_down: net1 first, so that its route to the
+# subnet comes first again, as the peer answers ARP for its net1
+# address only on net1)
 heal()
 {
-	smc_lib_on "$1" "rdma link show rxe2/1 >/dev/null 2>&1 || rdma link add rxe2 type rxe netdev net2; ip link set dev net2 up" &&
+	smc_lib_on "$1" "rdma link show rxe2/1 >/dev/null 2>&1 || rdma link add rxe2 type rxe netdev net2; printf 'link set dev net%s up\\n' 1 2 | ip -batch -" &&
 		smc_lib_wait_until 10 "rxe2 GID of $(path2_addr "$1") on $1" \
-			gid_up "$1"
+			gid_up "$1" &&
+		smc_lib_wait_until 10 "rxe1 GID of $(smc_lib_ip "$1") on $1" \
+			gid_has "$1" rxe1 "$(smc_lib_ip "$1")"
 }
 
 heal_both()
@@ -401,6 +421,148 @@ again()
 		first_contact_symmetric "$2"
 }
 
+# Both paths of a group fail (failover brief F4).  The host whose ports
+# go down ends its connections within BOTH_LOCAL_MAX_S: each link has
+# its port event or a failed send.  The other host's sends meet no
+# error (its QPs have nothing in flight then): it finds the links dead
+# by TEST_LINK, within the keepalive time, the two 2 s waits for the
+# answer and a second more.  The keepalive is 5 s instead of 30 for this
+# case (a link takes the time when its keepalive starts).  Then both
+# groups are gone within BOTH_GONE_MAX_S and no task stays in D state:
+# on the peer within that time; here within 5 s of the paths coming
+# back if not before.  rxe's QP destroy waits (up to 50 s) until every
+# packet the QP sent is freed, and the rig's virtio-net NICs free the
+# packets they sent only when they are up again: seen in 3 of 13 runs,
+# a teardown in rxe_destroy_qp() until net1 came back, then gone within
+# 0.4 s.
+BOTH_TESTLINK_S=5
+BOTH_LOCAL_MAX_S=2
+BOTH_REMOTE_MAX_S=$((BOTH_TESTLINK_S + 2 * 2 + 1))
+BOTH_GONE_MAX_S=10
+RES=/tmp/smc_failover.$$
+
+# testlink_group: ours on both hosts with the short keepalive, and a
+# group SYMMETRIC with the server on the peer
+testlink_group()
+{
+	heal_both && peer_module ours &&
+		smc_lib_testlink local "$BOTH_TESTLINK_S" &&
+		smc_lib_testlink peer "$BOTH_TESTLINK_S" &&
+		first_contact_symmetric peer
+}
+
+# no_dstate <local|peer>: no task in uninterruptible sleep there
+no_dstate()
+{
+	[ -z "$(smc_lib_dstate "$1")" ]
+}
+
+# dstate_stacks <local|peer>: the tasks in D state there, with stacks
+# shellcheck disable=SC2016 # expanded where it runs
+dstate_stacks()
+{
+	smc_lib_on "$1" 'for p in $(ps -eo stat=,pid= | awk '"'"'$1 ~ /^D/ { print $2 }'"'"'); do
+		echo "D task $p $(cat /proc/$p/comm):"; cat /proc/$p/stack; done'
+}
+
+# keep_addr "<net1> <net2>": IPv6's keep_addr_on_down of the two netdevs
+keep_addr()
+{
+	local a b
+
+	read -r a b <<<"$1"
+	sysctl -qw net.ipv6.conf.net1.keep_addr_on_down="${a:-0}" \
+		net.ipv6.conf.net2.keep_addr_on_down="${b:-0}"
+}
+
+# both_down: a verified transfer both ways, the server on the peer; the
+# client's host takes net1 and net2 down at once.  Both ends get an
+# error within their bounds, every byte that arrived is right, the
+# groups end and are freed on both hosts, no task stays in D state (see
+# above), ours counts two links down by the port or a failed send, the
+# peer at least one by any cause.
+both_down()
+{
+	local t0 t1 ms crc rc=0 end keep l_ends p_ends l_down p_down h
+	local -x SMC_HOOK_EXPECT="SMCR 0x00000000" SMC_HOOK_EXPECT_PEER="SMCR 0x00000000"
+
+	keep=$(sysctl -n net.ipv6.conf.net1.keep_addr_on_down \
+		net.ipv6.conf.net2.keep_addr_on_down | tr '\n' ' ')
+	# IPv6 keeps the netdevs' addresses (the scripts after this use them)
+	keep_addr "1 1" || return 1
+	l_ends=$(fo_count local group_ends)
+	p_ends=$(fo_count peer group_ends)
+	l_down=$(smc_lib_down_count local "port wr_error")
+	p_down=$(smc_lib_down_count peer all)
+	smc_lib_busy_start 60 "$RES" "$RES.client" 13 || {
+		keep_addr "$keep"
+		return 1
+	}
+	smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" linkgroup link-show)"
+	t0=$(smc_lib_now_ms)
+	printf 'link set dev net%s down\n' 1 2 | ip -batch - || rc=1
+	end=$((SECONDS + BOTH_REMOTE_MAX_S * 3))
+	while kill -0 "$smc_lib_busy_pid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do
+		sleep 0.1
+	done
+	ms=$(($(smc_lib_now_ms) - t0))
+	kill "$smc_lib_busy_pid" 2>/dev/null
+	wait "$smc_lib_busy_pid"
+	crc=$?
+	sed 's/^/  client: /' "$RES.client"
+	rm -f "$RES.client"
+	echo "the client (here) ended $ms ms after both paths went down"
+	[ "$crc" = 0 ] || { echo "FAIL client exit $crc"; rc=1; }
+	[ "$ms" -le $((BOTH_LOCAL_MAX_S * 1000)) ] || {
+		echo "FAIL the client's error later than ${BOTH_LOCAL_MAX_S}s"; rc=1; }
+	smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" wait --result "$RES")" 2>&1 |
+		sed 's/^/  server: /'
+	[ "${PIPESTATUS[0]}" = 0 ] || { echo "FAIL server"; rc=1; }
+	ms=$(($(smc_lib_now_ms) - t0))
+	echo "the server (peer) ended by $ms ms"
+	[ "$ms" -le $((BOTH_REMOTE_MAX_S * 1000)) ] || {
+		echo "FAIL the server's error later than ${BOTH_REMOTE_MAX_S}s"; rc=1; }
+	smc_lib_wait_until "$BOTH_GONE_MAX_S" "no link group left on either host" \
+		smc_lib_no_groups || rc=1
+	echo "both groups gone by $(($(smc_lib_now_ms) - t0)) ms"
+	smc_lib_wait_until "$BOTH_GONE_MAX_S" "no task in D state on the peer" \
+		no_dstate peer || { dstate_stacks peer; rc=1; }
+	if ! smc_lib_wait_until "$BOTH_GONE_MAX_S" "D state here" \
+		no_dstate local >/dev/null; then
+		echo "in D state here ${BOTH_GONE_MAX_S}s after, the paths down:"
+		dstate_stacks local
+		t1=$(smc_lib_now_ms)
+		heal local || rc=1
+		echo "paths back here after $(($(smc_lib_now_ms) - t1)) ms"
+		smc_lib_wait_until 5 "no task in D state here with the paths back" \
+			no_dstate local || { dstate_stacks local; rc=1; }
+		echo "no D state here $(($(smc_lib_now_ms) - t1)) ms after the paths came back"
+	fi
+	for h in local peer; do
+		smc_lib_on "$h" "cat /sys/kernel/debug/smc/failover" | tr '\n' ' '
+		echo "($h)"
+	done
+	if [ "$(fo_count local group_ends)" -le "$l_ends" ] ||
+		[ "$(fo_count peer group_ends)" -le "$p_ends" ]; then
+		echo "FAIL a group end not counted"
+		rc=1
+	fi
+	[ "$(smc_lib_down_count local "port wr_error")" -ge $((l_down + 2)) ] || {
+		echo "FAIL not two links down by the port or a failed send here"; rc=1; }
+	[ "$(smc_lib_down_count peer all)" -gt "$p_down" ] || {
+		echo "FAIL no link down counted on the peer"; rc=1; }
+	keep_addr "$keep"
+	return "$rc"
+}
+
+# paths_back: both paths back on both hosts, the default keepalive, and
+# a new group SYMMETRIC, with the server on the peer
+paths_back()
+{
+	heal_both && smc_lib_testlink local 30 && smc_lib_testlink peer 30 &&
+		first_contact_symmetric peer
+}
+
 FAIL_SIZE=4194304
 # On the debug kernel (SMC_SELFTEST_QUICK) under TCG, "rdma link delete"
 # takes 8-24 s in the RDMA core (our remove callback 0.1 s of it), and a
@@ -434,7 +596,7 @@ fi
 if [ -n "${SMC_SELFTEST_SECONDARY:-}" ]; then
 	smc_lib_plan 13
 else
-	smc_lib_plan 22
+	smc_lib_plan 24
 fi
 smc_lib_run "net2 holds an address in net1's subnet on both hosts" topology
 smc_lib_run "ours here, the distro module on the peer" peer_module distro
@@ -478,5 +640,9 @@ smc_lib_run "ours/ours: our rxe2 back, both groups SYMMETRIC again" \
 	recovers local SERV CLNT
 smc_lib_run "8 connections over both links of ours again, verified" \
 	both_links_carry local
-smc_lib_run "both paths back" heal_both
+smc_lib_run "ours/ours, TEST_LINK after ${BOTH_TESTLINK_S}s: SYMMETRIC, the server on the peer" \
+	testlink_group
+smc_lib_run "ours/ours: both of the client's paths go down mid-transfer, errors within ${BOTH_LOCAL_MAX_S}s here and ${BOTH_REMOTE_MAX_S}s there, groups freed" \
+	both_down
+smc_lib_run "both paths back: a new group SYMMETRIC" paths_back
 smc_lib_exit
