@@ -208,6 +208,10 @@ static void smc_ib_port_query(struct smc_ib_device *dev, u32 port)
 
 	if (active) {
 		smc_ib_sysid_define(mac);
+		/* an address removed from the netdev took a link's GID */
+		if (atomic_read(&p->lnk_cnt) && smc_lgr_gid_gone(dev, port))
+			pr_warn_ratelimited("RDMA device %s port %u: a link's GID is gone, its links fail over or their groups end\n",
+					    dev_name(&dev->ibdev->dev), port);
 		/*
 		 * A path may be back (the port came up, or the GID the
 		 * rule for a second device wants arrived after it): groups

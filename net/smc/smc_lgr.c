@@ -779,6 +779,7 @@ struct smc_lgr_dev_fail {
 	struct smc_ib_device	*dev;
 	u8			port;
 	u32			reason;
+	bool			gid_gone;	/* only links whose GID left */
 };
 
 /* mark @lgr's links on the device (port) down; true if it had one */
@@ -796,10 +797,13 @@ static bool smc_lgr_fail_dev_links(struct smc_link_group *lgr, void *arg)
 		if (lnk->state == SMC_LNK_UNUSED || lnk->smcibdev != f->dev ||
 		    (f->port && lnk->ibport != f->port))
 			continue;
+		if (f->gid_gone && smc_wr_gid_present(&lnk->wr))
+			continue;
 		if (!lnk->down_reason)
 			lnk->down_reason = f->reason;
-		smc_switch_down_cause(lnk, f->port ? SMC_SWITCH_DOWN_PORT :
-						     SMC_SWITCH_DOWN_DEVICE);
+		smc_switch_down_cause(lnk, f->gid_gone ? SMC_SWITCH_DOWN_GID :
+				      f->port ? SMC_SWITCH_DOWN_PORT :
+				      SMC_SWITCH_DOWN_DEVICE);
 		smc_wr_link_down(&lnk->wr, IB_WC_SUCCESS);
 		hit = true;
 	}
@@ -827,6 +831,29 @@ int smc_lgr_terminate_dev(struct smc_ib_device *dev, u8 port, u32 reason)
 {
 	struct smc_lgr_dev_fail f = {
 		.dev = dev, .port = port, .reason = reason,
+	};
+
+	return smc_lgr_for_each(smc_lgr_fail_dev_links, &f);
+}
+
+/**
+ * smc_lgr_gid_gone() - fail the links whose own GID left a port
+ * @dev: the RDMA device
+ * @port: its port 1 or 2
+ *
+ * For a port that is up but whose GID table changed: a link whose
+ * address was removed from the netdev has lost its path, as if the port
+ * had gone down.  Its connections move to another link, or its group
+ * ends, as in smc_lgr_terminate_dev().
+ *
+ * Context: process context or softirq; no link-group lock held.
+ * Return: the number of groups with a link that failed.
+ */
+int smc_lgr_gid_gone(struct smc_ib_device *dev, u8 port)
+{
+	struct smc_lgr_dev_fail f = {
+		.dev = dev, .port = port, .reason = SMC_LLC_DEL_LOST_PATH,
+		.gid_gone = true,
 	};
 
 	return smc_lgr_for_each(smc_lgr_fail_dev_links, &f);

@@ -67,6 +67,7 @@ void smc_lgr_terminate(struct smc_link_group *lgr, u32 reason);
 void smc_lgr_terminate_async(struct smc_link_group *lgr, u32 reason);
 void smc_lgr_link_down(struct smc_lgr_link *lnk);
 int smc_lgr_terminate_dev(struct smc_ib_device *dev, u8 port, u32 reason);
+int smc_lgr_gid_gone(struct smc_ib_device *dev, u8 port);
 void smc_lgr_port_up(void);
 int smc_lgr_count(struct net *net);
 #if IS_ENABLED(CONFIG_SMC_TEST_HOOKS)
@@ -96,6 +97,7 @@ enum smc_switch_stat {
 	SMC_SWITCH_DOWN_WR_ERROR,	/* a work request failed */
 	SMC_SWITCH_DOWN_PORT,		/* a port event: down, or fatal */
 	SMC_SWITCH_DOWN_DEVICE,		/* the device's removal */
+	SMC_SWITCH_DOWN_GID,		/* its own GID left the port */
 	SMC_SWITCH_DOWN_TESTLINK,	/* a TEST_LINK unanswered */
 	SMC_SWITCH_DOWN_PEER,		/* the peer's DELETE_LINK */
 	SMC_SWITCH_NSTATS		/* as a link's down_cause: none yet */

@@ -45,6 +45,7 @@ static const char *const smc_switch_stat_names[SMC_SWITCH_NSTATS] = {
 	[SMC_SWITCH_DOWN_WR_ERROR] = "down_wr_error",
 	[SMC_SWITCH_DOWN_PORT] = "down_port",
 	[SMC_SWITCH_DOWN_DEVICE] = "down_device",
+	[SMC_SWITCH_DOWN_GID] = "down_gid",
 	[SMC_SWITCH_DOWN_TESTLINK] = "down_testlink",
 	[SMC_SWITCH_DOWN_PEER] = "down_peer",
 };

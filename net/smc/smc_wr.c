@@ -1034,6 +1034,28 @@ static int smc_wr_read_gid(struct smc_link *lnk)
 	return rc;
 }
 
+/**
+ * smc_wr_gid_present() - is the link's own GID still in the port's table
+ * @lnk: the link, created
+ *
+ * An address removed from the netdev takes its GID out of the table;
+ * the QP still holds the entry, but the path is gone (the peer's packets
+ * to that address reach no one).
+ *
+ * Context: any; takes the GID table's lock briefly.
+ * Return: true while the entry at the link's index is valid and is the
+ * link's GID.
+ */
+bool smc_wr_gid_present(struct smc_link *lnk)
+{
+	union ib_gid gid;
+
+	if (rdma_query_gid(lnk->ibdev, lnk->ibport, lnk->sgid_index, &gid))
+		return false;
+	return !memcmp(&gid, &lnk->gid, sizeof(gid));
+}
+EXPORT_SYMBOL_IF_KUNIT(smc_wr_gid_present);
+
 /*
  * Errors the device finds on its own, such as a peer's RDMA WRITE with a
  * bad rkey, put the QP in error without any completion of ours saying

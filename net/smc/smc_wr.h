@@ -313,6 +313,7 @@ int smc_wr_link_create(struct smc_link *lnk,
 void smc_wr_link_quiesce(struct smc_link *lnk);
 void smc_wr_link_destroy(struct smc_link *lnk);
 void smc_wr_link_down(struct smc_link *lnk, enum ib_wc_status status);
+bool smc_wr_gid_present(struct smc_link *lnk);
 
 int smc_wr_qp_to_init(struct smc_link *lnk);
 int smc_wr_qp_to_rtr(struct smc_link *lnk, const struct smc_wr_peer *peer);

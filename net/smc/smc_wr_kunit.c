@@ -697,6 +697,27 @@ static void smc_wr_create_errors(struct kunit *test)
 	smc_wr_link_destroy(&c->a.lnk);
 }
 
+/* the link's own GID as the table has it; one that left the table is gone */
+static void smc_wr_gid_check(struct kunit *test)
+{
+	struct wrt_ctx *c = test->priv;
+	struct smc_link *lnk = &c->a.lnk;
+	u8 idx;
+
+	wrt_pair_up(test, true, 0);
+	KUNIT_EXPECT_TRUE(test, smc_wr_gid_present(lnk));
+	/* another GID at the link's index */
+	lnk->gid.raw[15] ^= 0xff;
+	KUNIT_EXPECT_FALSE(test, smc_wr_gid_present(lnk));
+	lnk->gid.raw[15] ^= 0xff;
+	/* no valid entry at the index */
+	idx = lnk->sgid_index;
+	lnk->sgid_index = 255;
+	KUNIT_EXPECT_FALSE(test, smc_wr_gid_present(lnk));
+	lnk->sgid_index = idx;
+	KUNIT_EXPECT_TRUE(test, smc_wr_gid_present(lnk));
+}
+
 static struct kunit_case smc_wr_cases[] = {
 	KUNIT_CASE(smc_wr_exchange),
 	KUNIT_CASE_SLOW(smc_wr_burst),
@@ -705,6 +726,7 @@ static struct kunit_case smc_wr_cases[] = {
 	KUNIT_CASE(smc_wr_teardown),
 	KUNIT_CASE(smc_wr_teardown_holder),
 	KUNIT_CASE(smc_wr_create_errors),
+	KUNIT_CASE(smc_wr_gid_check),
 	{}
 };
 

@@ -10,9 +10,10 @@
 # in each role against the distro module and between our modules: the
 # group is SYMMETRIC within 5 s, and connections the server puts on
 # either link move verified data.  Then the second link fails in the
-# middle of a verified transfer over both links (net2 goes down, or its
-# RDMA device is deleted, on one host): the connections on it move to
-# the first link, every byte arrives, and both ends are SINGLE.  Against
+# middle of a verified transfer over both links (on one host net2 goes
+# down, its RDMA device is deleted, or its address, and with it the
+# link's GID, is removed): the connections on it move to the first
+# link, every byte arrives, and both ends are SINGLE.  Against
 # the distro module the failure is on the server's host: the reference
 # implementation's server waits for ever for the sends of a link whose
 # peer vanished (failover brief 3.3).  Last, between our modules, both
@@ -267,25 +268,29 @@ fail_cause()
 	case $1 in
 	down) echo "port wr_error" ;;
 	rdma-del) echo device ;;
+	addr-del) echo gid ;;
 	esac
 }
 
-# fail_cmd <how>: the command that breaks the second path where it runs
+# fail_cmd <how> <local|peer>: the command that breaks the second path
+# of that host, where it runs: net2 down, rxe2 deleted, or net2's
+# address (and with it rxe2's GID of the link) removed
 fail_cmd()
 {
 	case $1 in
 	down) echo "ip link set dev net2 down" ;;
 	rdma-del) echo "rdma link delete rxe2" ;;
+	addr-del) echo "ip addr del $(path2_addr "$2")/24 dev net2" ;;
 	esac
 }
 
-# heal <local|peer>: the second path back as topology() made it (and
-# the first, after both_down: net1 first, so that its route to the
-# subnet comes first again, as the peer answers ARP for its net1
-# address only on net1)
+# heal <local|peer>: the second path back as topology() made it, with
+# its address (and the first, after both_down: net1 first, so that its
+# route to the subnet comes first again, as the peer answers ARP for its
+# net1 address only on net1)
 heal()
 {
-	smc_lib_on "$1" "rdma link show rxe2/1 >/dev/null 2>&1 || rdma link add rxe2 type rxe netdev net2; printf 'link set dev net%s up\\n' 1 2 | ip -batch -" &&
+	smc_lib_on "$1" "rdma link show rxe2/1 >/dev/null 2>&1 || rdma link add rxe2 type rxe netdev net2; printf 'link set dev net%s up\\n' 1 2 | ip -batch - && ip addr replace $(path2_addr "$1")/24 dev net2" &&
 		smc_lib_wait_until 10 "rxe2 GID of $(path2_addr "$1") on $1" \
 			gid_up "$1" &&
 		smc_lib_wait_until 10 "rxe1 GID of $(smc_lib_ip "$1") on $1" \
@@ -313,9 +318,9 @@ cdc_faults()
 # during the client's sends, the client during the answers).  Every
 # byte arrives, the groups end SINGLE, a host of ours that saw the
 # failure counts a failover and a link down by its cause (the port or
-# a failed send on it, or the device), and the other host a link down
-# by any cause (the peer's DELETE_LINK, or its own QP's retries if they
-# end first).
+# a failed send on it, the device, or the GID), and the other host a
+# link down by any cause (the peer's DELETE_LINK, or its own QP's
+# retries if they end first).
 # shellcheck disable=SC2034 # args by name
 link_fails()
 {
@@ -325,7 +330,7 @@ link_fails()
 	local oh=local cause by_cause by_any
 	local SMC_LIB_HOOK="bash $SMC_LIB_DIR/lib.sh hook_conns"
 
-	fail=(--fail-at $((8 * FAIL_SIZE / 4)) --fail-cmd "$(fail_cmd "$3")")
+	fail=(--fail-at $((8 * FAIL_SIZE / 4)) --fail-cmd "$(fail_cmd "$3" "$fh")")
 	# the debug kernel: see at FAIL_SIZE below
 	if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
 		fail+=(--fail-all-up)
@@ -596,7 +601,7 @@ fi
 if [ -n "${SMC_SELFTEST_SECONDARY:-}" ]; then
 	smc_lib_plan 13
 else
-	smc_lib_plan 24
+	smc_lib_plan 26
 fi
 smc_lib_run "net2 holds an address in net1's subnet on both hosts" topology
 smc_lib_run "ours here, the distro module on the peer" peer_module distro
@@ -637,6 +642,10 @@ smc_lib_run "ours/ours: the peer's net2 back, both groups SYMMETRIC again" \
 smc_lib_run "ours/ours: the server's rxe2 is deleted mid-transfer, all verified on link 1" \
 	link_fails local local rdma-del
 smc_lib_run "ours/ours: our rxe2 back, both groups SYMMETRIC again" \
+	recovers local SERV CLNT
+smc_lib_run "ours/ours: the server's net2 address (rxe2's GID) goes mid-transfer, all verified on link 1" \
+	link_fails local local addr-del
+smc_lib_run "ours/ours: our net2 address back, both groups SYMMETRIC again" \
 	recovers local SERV CLNT
 smc_lib_run "8 connections over both links of ours again, verified" \
 	both_links_carry local
