@@ -22,7 +22,6 @@
  */
 
 #include <linux/ctype.h>
-#include <linux/if_vlan.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -410,6 +409,24 @@ static bool smc_pnet_find_ifindex(struct net *net, int ifindex, char *pnetid)
 	return found;
 }
 
+/* how many devices below a netdev smc_pnet_find_ndev() asks about */
+#define SMC_PNET_LOWER_MAX	8
+
+struct smc_pnet_lower {
+	struct net_device	*dev[SMC_PNET_LOWER_MAX];
+	int			n;
+};
+
+static int smc_pnet_lower_add(struct net_device *dev,
+			      struct netdev_nested_priv *priv)
+{
+	struct smc_pnet_lower *l = priv->data;
+
+	dev_hold(dev);
+	l->dev[l->n++] = dev;
+	return l->n == SMC_PNET_LOWER_MAX;
+}
+
 /**
  * smc_pnet_find_ndev() - the PNETID of a netdev
  * @ndev: the netdev, held by the caller
@@ -417,27 +434,40 @@ static bool smc_pnet_find_ifindex(struct net *net, int ifindex, char *pnetid)
  *
  * As upstream, a PNETID the hardware assigns to the port (on s390, from
  * the zPCI function's utility string) comes first; the table is asked
- * only when there is none.  A VLAN device has the PNETID of its real
- * device unless it has a table entry of its own.
+ * only when there is none.  A device stacked on others (a VLAN, a bond
+ * or team, a VLAN on a bond) has the PNETID of the devices below it,
+ * depth first, unless it has a table entry of its own: a bond's TCP
+ * traffic goes out on one of its slaves, the RoCE ports' netdevs, which
+ * carry the same PNETID in a configuration that uses them for SMC-R.
  *
  * Context: process context; takes the namespace's table mutex.
  * Return: true if @ndev has a PNETID, false (and @pnetid "") if not.
  */
 bool smc_pnet_find_ndev(struct net_device *ndev, char *pnetid)
 {
-	struct net_device *base = is_vlan_dev(ndev) ? vlan_dev_real_dev(ndev)
-						    : ndev;
+	struct smc_pnet_lower lower = {};
+	struct netdev_nested_priv priv = { .data = &lower };
 	struct net *net = dev_net(ndev);
+	bool found = false;
+	int i;
 
-	if (!smc_zpci_pnetid(base->dev.parent, base->dev_port, pnetid))
-		return true;
-	if (smc_pnet_find_ifindex(net, ndev->ifindex, pnetid))
-		return true;
-	if (base != ndev &&
-	    smc_pnet_find_ifindex(net, base->ifindex, pnetid))
-		return true;
-	pnetid[0] = '\0';
-	return false;
+	/* @ndev first, then what is below it */
+	dev_hold(ndev);
+	lower.dev[lower.n++] = ndev;
+	rcu_read_lock();
+	netdev_walk_all_lower_dev_rcu(ndev, smc_pnet_lower_add, &priv);
+	rcu_read_unlock();
+	for (i = 0; i < lower.n && !found; i++)
+		found = !smc_zpci_pnetid(lower.dev[i]->dev.parent,
+					 lower.dev[i]->dev_port, pnetid);
+	for (i = 0; i < lower.n && !found; i++)
+		found = smc_pnet_find_ifindex(net, lower.dev[i]->ifindex,
+					      pnetid);
+	for (i = 0; i < lower.n; i++)
+		dev_put(lower.dev[i]);
+	if (!found)
+		pnetid[0] = '\0';
+	return found;
 }
 
 /**

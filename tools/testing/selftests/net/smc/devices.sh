@@ -6,7 +6,8 @@
 # their netdev and port state; the port state follows the netdev going
 # down and up (port events); the dump is byte-identical to the distro
 # module's on the peer, in every namespace, also with PNETIDs; the
-# device selection (debugfs ib_select) picks the right port and GID;
+# device selection (debugfs ib_select) picks the right port and GID,
+# also for TCP over a bond of the RoCE netdevs and a VLAN on it;
 # an rxe device can be deleted and re-added, and the module unloaded,
 # while devices exist.  Splats are caught by the rig's detector.
 
@@ -19,6 +20,7 @@ SMCR=$SMC_LIB_REPO/tools/smc/smcr
 SELECT=/sys/kernel/debug/smc/ib_select
 V1_SWITCH=/sys/kernel/debug/smc/v1_on_rocev2
 NS=smc_dev_test_$$
+BOND=smcbond
 # bound of every wait for a port state; generous for the debug kernel
 WAIT_S=${SMC_DEV_WAIT_S:-60}
 
@@ -41,6 +43,7 @@ cleanup()
 {
 	ip netns del "$NS"
 	"$SMC_PNET" -f
+	bond_down
 	echo 0 >"$V1_SWITCH"
 	ip addr del "10.9.1.$((100 + h))/24" dev net2
 	ip link set net2 up
@@ -294,6 +297,64 @@ alt_answer()
 	echo "rxe$n 1 $(gid_index_of "$n" "$2") $gid $(cat "/sys/class/net/net$n/address") v2 $(cat "/sys/class/net/net$n/ifindex") $3"
 }
 
+# bond_answer <ndev> <a.b.c.d> <pnetid|->: expected answer for the GID
+# of that address of <ndev>, a bond (or a VLAN on it) over net2: on
+# rxe2, the port of the active slave, with the bond's MAC and ifindex
+bond_answer()
+{
+	local a b c d gid
+
+	IFS=. read -r a b c d <<<"$2"
+	gid=00000000000000000000ffff$(printf '%02x' "$a" "$b" "$c" "$d")
+	echo "rxe2 1 $(gid_index_of 2 "$2") $gid $(cat "/sys/class/net/$1/address") v2 $(cat "/sys/class/net/$1/ifindex") $3"
+}
+
+# bond_down: net2 back out of the bond, with its address
+bond_down()
+{
+	ip link del "$BOND.7" 2>/dev/null
+	ip link set net2 nomaster 2>/dev/null
+	ip link del "$BOND" 2>/dev/null
+	ip link set net2 up
+	ip addr replace "10.9.2.$h/24" dev net2
+	wait_state rxe2 1 ACTIVE >/dev/null &&
+		[ "$(gid_index_of 2 "10.9.2.$h")" != none ]
+}
+
+# TCP over an active-backup bond whose slave is net2, rxe2's netdev (as
+# a host bonds its RoCE ports for TCP), and over a VLAN on the bond.
+# The RoCE GIDs of the bond's addresses sit on the active slave's port.
+# With no PNETID, that GID fits the bond itself; with a PNETID on net2
+# and rxe2, the bond and its VLAN have the PNETID of the slave below
+# them (the reference implementation looks at the base device too).
+bond_selection()
+{
+	local rc=0 a=10.9.2.$h v=10.9.7.$h
+
+	ip link add "$BOND" type bond mode active-backup miimon 100 || {
+		echo "FAIL no bonding device"; return 1; }
+	ip addr flush dev net2 scope global
+	ip link set net2 down
+	ip link set net2 master "$BOND" || rc=1
+	ip link set "$BOND" up || rc=1
+	ip addr add "$a/24" dev "$BOND" || rc=1
+	ip link add link "$BOND" name "$BOND.7" type vlan id 7 || rc=1
+	ip addr add "$v/24" dev "$BOND.7" || rc=1
+	ip link set "$BOND.7" up || rc=1
+	[ "$rc" = 0 ] || { bond_down; return 1; }
+	select_is "v2 $BOND $a" "$(bond_answer "$BOND" "$a" -)" || rc=1
+	select_is "v2 $BOND.7 $v" "$(bond_answer "$BOND.7" "$v" -)" || rc=1
+	"$SMC_PNET" -a NETB -I net2 && "$SMC_PNET" -a NETB -D rxe2 -P 1 || rc=1
+	select_is "v2 $BOND $a" "$(bond_answer "$BOND" "$a" NETB)" || rc=1
+	select_is "v2 $BOND.7 $v" "$(bond_answer "$BOND.7" "$v" NETB)" || rc=1
+	# an entry of the bond's own decides over its slave's
+	"$SMC_PNET" -a NETC -I "$BOND" || rc=1
+	select_is "v2 $BOND $a" ENODEV || rc=1
+	"$SMC_PNET" -f || rc=1
+	bond_down || { echo "FAIL net2 and rxe2 not back"; rc=1; }
+	return "$rc"
+}
+
 # The device a group's second link takes, by the reference rule: never
 # the first link's, the same PNETID (none on both matches), the group's
 # VLAN, and for v2 a GID in the subnet of the first link's source
@@ -339,7 +400,7 @@ unload_with_devices()
 	wait_state rxe1 1 ACTIVE && wait_state rxe2 1 ACTIVE
 }
 
-smc_lib_plan 9
+smc_lib_plan 10
 
 smc_lib_mod_ensure ours >/dev/null 2>&1 ||
 	smc_lib_bail_fail "cannot load our smc module"
@@ -359,6 +420,8 @@ smc_lib_run "dump the same in a namespace, as upstream" netns_like_init
 smc_lib_run "user PNETID shown, as by the distro module" pnetid_shown
 smc_lib_run "device selection by subnet, netdev and PNETID" selection
 smc_lib_run "a second link's device by the reference rule" alt_selection
+smc_lib_run "device selection through a bond over net2 and a VLAN on it" \
+	bond_selection
 smc_lib_run "rxe2 deleted and added while loaded" device_delete_add
 smc_lib_run "module unloaded and reloaded with devices" unload_with_devices
 smc_lib_exit
