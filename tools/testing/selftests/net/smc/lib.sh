@@ -731,9 +731,9 @@ smc_lib_server_hs_errors()
 }
 
 # smc_lib_down_count <local|peer> <causes>: links that failed there by
-# those causes (blank-separated: wr_error port device testlink peer, or
-# "all"), counted in debugfs smc/failover; "-" where our module does
-# not run
+# those causes (blank-separated: wr_error port device gid testlink
+# peer, or "all"), counted in debugfs smc/failover; "-" where our module
+# does not run
 smc_lib_down_count()
 {
 	smc_lib_on "$1" "cat /sys/kernel/debug/smc/failover 2>/dev/null" |
