@@ -246,18 +246,10 @@ lgr_type_on()
 		grep -q '"role":"'"$2"'","type":"'"$3"'"'
 }
 
-# fo_count <local|peer> <name>: that count of debugfs smc/failover on
-# the host, "-" where our module does not run
-fo_count()
-{
-	smc_lib_on "$1" "cat /sys/kernel/debug/smc/failover 2>/dev/null" |
-		awk -v c="$2" '$1 == c { n = $2 } END { print n == "" ? "-" : n }'
-}
-
 # failovers <local|peer>: links that failed over on that host
 failovers()
 {
-	fo_count "$1" failovers
+	smc_lib_fo_count "$1" failovers
 }
 
 # fail_cause <how>: the causes the failing host may count.  A netdev
@@ -488,15 +480,15 @@ keep_addr()
 # peer at least one by any cause.
 both_down()
 {
-	local t0 t1 ms crc rc=0 end keep l_ends p_ends l_down p_down h
+	local t0 t1 rc=0 keep l_ends p_ends l_down p_down h
 	local -x SMC_HOOK_EXPECT="SMCR 0x00000000" SMC_HOOK_EXPECT_PEER="SMCR 0x00000000"
 
 	keep=$(sysctl -n net.ipv6.conf.net1.keep_addr_on_down \
 		net.ipv6.conf.net2.keep_addr_on_down | tr '\n' ' ')
 	# IPv6 keeps the netdevs' addresses (the scripts after this use them)
 	keep_addr "1 1" || return 1
-	l_ends=$(fo_count local group_ends)
-	p_ends=$(fo_count peer group_ends)
+	l_ends=$(smc_lib_fo_count local group_ends)
+	p_ends=$(smc_lib_fo_count peer group_ends)
 	l_down=$(smc_lib_down_count local "port wr_error")
 	p_down=$(smc_lib_down_count peer all)
 	smc_lib_busy_start 60 "$RES" "$RES.client" 13 || {
@@ -506,27 +498,8 @@ both_down()
 	smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" linkgroup link-show)"
 	t0=$(smc_lib_now_ms)
 	printf 'link set dev net%s down\n' 1 2 | ip -batch - || rc=1
-	end=$((SECONDS + BOTH_REMOTE_MAX_S * 3))
-	while kill -0 "$smc_lib_busy_pid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do
-		sleep 0.1
-	done
-	ms=$(($(smc_lib_now_ms) - t0))
-	kill "$smc_lib_busy_pid" 2>/dev/null
-	wait "$smc_lib_busy_pid"
-	crc=$?
-	sed 's/^/  client: /' "$RES.client"
-	rm -f "$RES.client"
-	echo "the client (here) ended $ms ms after both paths went down"
-	[ "$crc" = 0 ] || { echo "FAIL client exit $crc"; rc=1; }
-	[ "$ms" -le $((BOTH_LOCAL_MAX_S * 1000)) ] || {
-		echo "FAIL the client's error later than ${BOTH_LOCAL_MAX_S}s"; rc=1; }
-	smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" wait --result "$RES")" 2>&1 |
-		sed 's/^/  server: /'
-	[ "${PIPESTATUS[0]}" = 0 ] || { echo "FAIL server"; rc=1; }
-	ms=$(($(smc_lib_now_ms) - t0))
-	echo "the server (peer) ended by $ms ms"
-	[ "$ms" -le $((BOTH_REMOTE_MAX_S * 1000)) ] || {
-		echo "FAIL the server's error later than ${BOTH_REMOTE_MAX_S}s"; rc=1; }
+	smc_lib_busy_end "$t0" "$BOTH_LOCAL_MAX_S" "$BOTH_REMOTE_MAX_S" \
+		"$RES" "$RES.client" || rc=1
 	smc_lib_wait_until "$BOTH_GONE_MAX_S" "no link group left on either host" \
 		smc_lib_no_groups || rc=1
 	echo "both groups gone by $(($(smc_lib_now_ms) - t0)) ms"
@@ -547,8 +520,8 @@ both_down()
 		smc_lib_on "$h" "cat /sys/kernel/debug/smc/failover" | tr '\n' ' '
 		echo "($h)"
 	done
-	if [ "$(fo_count local group_ends)" -le "$l_ends" ] ||
-		[ "$(fo_count peer group_ends)" -le "$p_ends" ]; then
+	if [ "$(smc_lib_fo_count local group_ends)" -le "$l_ends" ] ||
+		[ "$(smc_lib_fo_count peer group_ends)" -le "$p_ends" ]; then
 		echo "FAIL a group end not counted"
 		rc=1
 	fi

@@ -128,7 +128,6 @@ start_busy()
 
 	smc_lib_busy_start "$WAIT_S" "$RES" "$RES.client" 7
 	rc=$?
-	busy_pid=$smc_lib_busy_pid
 	return "$rc"
 }
 
@@ -136,34 +135,7 @@ start_busy()
 # ERR_MAX_S of t0
 end_busy()
 {
-	local t0=$1 rc=0 crc src end=$((SECONDS + WAIT_S)) ms
-
-	while kill -0 "$busy_pid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do
-		sleep 0.1
-	done
-	ms=$(($(smc_lib_now_ms) - t0))
-	if kill -0 "$busy_pid" 2>/dev/null; then
-		kill "$busy_pid"
-		echo "FAIL the client did not end within ${WAIT_S}s"
-		rc=1
-	fi
-	wait "$busy_pid"
-	crc=$?
-	sed 's/^/  client: /' "$RES.client"
-	[ "$crc" = 0 ] || { echo "FAIL client exit $crc"; rc=1; }
-	echo "client ended $ms ms after the fault"
-	[ "$ms" -le $((ERR_MAX_S * 1000)) ] || {
-		echo "FAIL client error later than ${ERR_MAX_S}s"; rc=1; }
-	smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" wait --result "$RES")" 2>&1 |
-		sed 's/^/  server: /'
-	src=${PIPESTATUS[0]}
-	[ "$src" = 0 ] || { echo "FAIL server exit $src"; rc=1; }
-	ms=$(($(smc_lib_now_ms) - t0))
-	echo "server ended by $ms ms after the fault"
-	[ "$ms" -le $((ERR_MAX_S * 1000)) ] || {
-		echo "FAIL server error later than ${ERR_MAX_S}s"; rc=1; }
-	rm -f "$RES.client"
-	return "$rc"
+	smc_lib_busy_end "$1" "$ERR_MAX_S" "$ERR_MAX_S" "$RES" "$RES.client"
 }
 
 # cdc_nomem <n>: n CDC allocations fail on each host (test switch

@@ -837,6 +837,51 @@ smc_lib_busy_start()
 	smc_lib_wait_until "$1" "the transfer under way" grep -qx transfer "$3"
 }
 
+# smc_lib_fo_count <local|peer> <name>: that count of debugfs
+# smc/failover on the host, "-" where our module does not run
+smc_lib_fo_count()
+{
+	smc_lib_on "$1" "cat /sys/kernel/debug/smc/failover 2>/dev/null" |
+		awk -v c="$2" '$1 == c { n = $2 } END { print n == "" ? "-" : n }'
+}
+
+# smc_lib_busy_end <t0 ms> <client max s> <server max s> <result file>
+# <client output>: the transfer of smc_lib_busy_start after a fault at
+# t0: the client here and the server on the peer must each have ended in
+# an error within their bound after t0 (the client is killed after three
+# times its bound).  The bytes that arrived were verified by both.
+smc_lib_busy_end()
+{
+	local t0=$1 cmax=$2 smax=$3 rc=0 crc ms end
+
+	end=$((SECONDS + cmax * 3 + 1))
+	while kill -0 "$smc_lib_busy_pid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do
+		sleep 0.1
+	done
+	ms=$(($(smc_lib_now_ms) - t0))
+	if kill -0 "$smc_lib_busy_pid" 2>/dev/null; then
+		kill "$smc_lib_busy_pid"
+		echo "FAIL the client still running $ms ms after the fault"
+		rc=1
+	fi
+	wait "$smc_lib_busy_pid"
+	crc=$?
+	sed 's/^/  client: /' "$5"
+	rm -f "$5"
+	echo "the client (here) ended $ms ms after the fault"
+	[ "$crc" = 0 ] || { echo "FAIL client exit $crc"; rc=1; }
+	[ "$ms" -le $((cmax * 1000)) ] || {
+		echo "FAIL the client's error later than ${cmax}s"; rc=1; }
+	smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" wait --result "$4")" 2>&1 |
+		sed 's/^/  server: /'
+	[ "${PIPESTATUS[0]}" = 0 ] || { echo "FAIL server"; rc=1; }
+	ms=$(($(smc_lib_now_ms) - t0))
+	echo "the server (peer) ended by $ms ms after the fault"
+	[ "$ms" -le $((smax * 1000)) ] || {
+		echo "FAIL the server's error later than ${smax}s"; rc=1; }
+	return "$rc"
+}
+
 # smc_lib_wait_until <seconds> <what> <command...>: poll the command
 # until it succeeds; after the seconds, "FAIL not within ..." and 1
 smc_lib_wait_until()
