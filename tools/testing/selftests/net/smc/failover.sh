@@ -19,7 +19,10 @@
 # peer vanished (failover brief 3.3).  Last, between our modules, both
 # paths of the client's host go down mid-transfer: both ends get their
 # error within a bound and the groups are freed (both_down below).  The
-# paths come back at the end.
+# paths come back, and last a VLAN over both paths carries a group with
+# its id and two links; the client's VLAN on net2 going down moves its
+# connections to link 1 and the link returns with the VLAN (vlan_group
+# below).
 # SMC_SELFTEST_QUICK=1 (the slow debug kernel): ours on both hosts only,
 # the port going down with less data, and its recovery;
 # SMC_SELFTEST_SECONDARY=1: against the distro module only.
@@ -126,7 +129,9 @@ cleanup()
 {
 	local h
 
+	VLAN_ON=
 	for h in local peer; do
+		vlan_paths "$h" del
 		heal "$h"
 		path2 "$h" del
 		smc_lib_kernel_ge 6 12 || pnet_common "$h" flush
@@ -261,6 +266,7 @@ fail_cause()
 	down) echo "port wr_error" ;;
 	rdma-del) echo device ;;
 	addr-del) echo gid ;;
+	vlan-down) echo "gid wr_error" ;;
 	esac
 }
 
@@ -273,6 +279,7 @@ fail_cmd()
 	down) echo "ip link set dev net2 down" ;;
 	rdma-del) echo "rdma link delete rxe2" ;;
 	addr-del) echo "ip addr del $(path2_addr "$2")/24 dev net2" ;;
+	vlan-down) echo "ip link set dev net2.$VLAN_ID down" ;;
 	esac
 }
 
@@ -286,7 +293,8 @@ heal()
 		smc_lib_wait_until 10 "rxe2 GID of $(path2_addr "$1") on $1" \
 			gid_up "$1" &&
 		smc_lib_wait_until 10 "rxe1 GID of $(smc_lib_ip "$1") on $1" \
-			gid_has "$1" rxe1 "$(smc_lib_ip "$1")"
+			gid_has "$1" rxe1 "$(smc_lib_ip "$1")" &&
+		{ [ -z "$VLAN_ON" ] || vlan_paths "$1" up; }
 }
 
 heal_both()
@@ -541,6 +549,103 @@ paths_back()
 		first_contact_symmetric peer
 }
 
+# A VLAN over both paths (between our modules): VLAN_ID on net1 and net2
+# of both hosts, net1's with 10.9.7.<host>, net2's with 10.9.7.(100 +
+# <host>) as path2 above.  A group over the VLAN's addresses has VLAN_ID
+# and its second link on net2's VLAN; that VLAN going down takes its
+# GIDs off rxe2 (the port stays up), and the link fails over.
+VLAN_ID=7
+VLAN_ON=
+LOCAL_IP1=$SMC_LOCAL_IP
+PEER_IP1=$SMC_PEER_IP
+
+# vlan_addr <local|peer> <1|2>: the host's address on that netdev's VLAN
+vlan_addr()
+{
+	local ip
+
+	if [ "$1" = local ]; then ip=$LOCAL_IP1; else ip=$PEER_IP1; fi
+	if [ "$2" = 1 ]; then
+		echo "10.9.$VLAN_ID.${ip##*.}"
+	else
+		echo "10.9.$VLAN_ID.$((100 + ${ip##*.}))"
+	fi
+}
+
+# vlan_paths <local|peer> <add|up|del>: the VLAN on both netdevs of the
+# host made (or set up again, with its addresses), its GIDs on rxe1 and
+# rxe2; or deleted
+vlan_paths()
+{
+	local a1 a2 v=$VLAN_ID
+
+	a1=$(vlan_addr "$1" 1)
+	a2=$(vlan_addr "$1" 2)
+	case $2 in
+	add)
+		smc_lib_on "$1" "ip link add link net1 name net1.$v type vlan id $v && ip link add link net2 name net2.$v type vlan id $v" ||
+			return 1
+		;;
+	del)
+		smc_lib_on "$1" "ip link del net1.$v; ip link del net2.$v"
+		return 0
+		;;
+	esac
+	smc_lib_on "$1" "ip link set dev net1.$v up && ip link set dev net2.$v up && ip addr replace $a1/24 dev net1.$v && ip addr replace $a2/24 dev net2.$v" &&
+		smc_lib_wait_until 10 "rxe1 GID of $a1 on $1" gid_has "$1" rxe1 "$a1" &&
+		smc_lib_wait_until 10 "rxe2 GID of $a2 on $1" gid_has "$1" rxe2 "$a2"
+}
+
+# vlan_use <on|off>: the transfers after this run over the VLAN's
+# addresses, or net1's.  A case runs in a subshell (smc_lib_run): the
+# script calls this between the cases too.
+vlan_use()
+{
+	if [ "$1" = on ]; then
+		VLAN_ON=1
+		SMC_LOCAL_IP=$(vlan_addr local 1)
+		SMC_PEER_IP=$(vlan_addr peer 1)
+	else
+		VLAN_ON=
+		SMC_LOCAL_IP=$LOCAL_IP1
+		SMC_PEER_IP=$PEER_IP1
+	fi
+	export SMC_LOCAL_IP SMC_PEER_IP
+}
+
+# vlan_group: fresh modules, the VLAN on both hosts, the transfers over
+# its addresses, and a first contact that makes a SYMMETRIC group with
+# the VLAN's id and a link on each device (the server on the peer)
+vlan_group()
+{
+	local h
+
+	peer_module ours || return 1
+	for h in local peer; do
+		vlan_paths "$h" add || return 1
+	done
+	vlan_use on
+	first_contact_symmetric peer || return 1
+	smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup show)" |
+		grep -q '"role":"CLNT","type":"SYM","vlan":'"$VLAN_ID"',' || {
+		echo "FAIL the group has not VLAN $VLAN_ID"
+		return 1
+	}
+}
+
+# vlan_gone: the VLAN deleted on both hosts, the transfers over net1's
+# addresses again
+vlan_gone()
+{
+	local h
+
+	vlan_use off
+	for h in local peer; do
+		vlan_paths "$h" del
+	done
+	heal_both
+}
+
 FAIL_SIZE=4194304
 # On the debug kernel (SMC_SELFTEST_QUICK) under TCG, "rdma link delete"
 # takes 8-24 s in the RDMA core (our remove callback 0.1 s of it), and a
@@ -574,7 +679,7 @@ fi
 if [ -n "${SMC_SELFTEST_SECONDARY:-}" ]; then
 	smc_lib_plan 13
 else
-	smc_lib_plan 26
+	smc_lib_plan 31
 fi
 smc_lib_run "net2 holds an address in net1's subnet on both hosts" topology
 smc_lib_run "ours here, the distro module on the peer" peer_module distro
@@ -627,4 +732,15 @@ smc_lib_run "ours/ours, TEST_LINK after ${BOTH_TESTLINK_S}s: SYMMETRIC, the serv
 smc_lib_run "ours/ours: both of the client's paths go down mid-transfer, errors within ${BOTH_LOCAL_MAX_S}s here and ${BOTH_REMOTE_MAX_S}s there, groups freed" \
 	both_down
 smc_lib_run "both paths back: a new group SYMMETRIC" paths_back
+smc_lib_run "ours/ours over VLAN $VLAN_ID on both paths: a VLAN group SYMMETRIC within 5 s" \
+	vlan_group
+vlan_use on
+smc_lib_run "8 connections over both links of the VLAN group, verified" \
+	both_links_carry peer
+smc_lib_run "ours/ours: the client's VLAN on net2 goes down mid-transfer, all verified on link 1" \
+	link_fails peer local vlan-down
+smc_lib_run "ours/ours: the client's VLAN on net2 back, SYMMETRIC again" \
+	recovers local CLNT
+vlan_use off
+smc_lib_run "the VLAN gone, both paths as before" vlan_gone
 smc_lib_exit
