@@ -199,14 +199,19 @@ check-full:
 demo:
 	scripts/demo.sh
 
-# Long runs that make check leaves out (tools/testing/selftests/net/smc/
-# smcr_soak.sh on the rig, the test build of the module); SOAK_TIMEOUT
-# bounds the rig run in seconds.
+# Long runs that make check leaves out, on the rig with the test build
+# of the module: tools/testing/selftests/net/smc/smcr_soak.sh, then
+# failover.sh with SOAK_FLAPS link flaps instead of make check's 4.
+# SOAK_TIMEOUT bounds the rig run in seconds.
 SOAK_TIMEOUT ?= 3600
-soak: module-out tools
+SOAK_FLAPS ?= 100
+soak: module-out tools rxe-out
 	scripts/rig/rig.sh run --timeout $(SOAK_TIMEOUT) \
 		--out out/soak-$$(date -u +%Y%m%d-%H%M%S) -- \
-		'SMC_SELFTEST_EXPECT_ALL=1 tools/testing/selftests/net/smc/smcr_soak.sh'
+		'export SMC_SELFTEST_EXPECT_ALL=1; \
+		tools/testing/selftests/net/smc/smcr_soak.sh; rc=$$?; \
+		SMC_FAILOVER_FLAPS=$(SOAK_FLAPS) \
+		tools/testing/selftests/net/smc/failover.sh || rc=1; exit $$rc'
 
 # The benchmark (Documentation/networking/smc-bench.rst): the module, the
 # tools and the workload generator, then one rig run; results land in

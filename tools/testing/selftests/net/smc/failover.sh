@@ -81,7 +81,8 @@ path2_addr()
 	echo "10.9.1.$((100 + ${ip##*.}))"
 }
 
-# path2 <local|peer> <add|del>: net2's address in net1's subnet; no
+# path2 <local|peer> <add|del>: net2's address in net1's subnet, its
+# route behind net1's (TCP stays on net1 whichever came up last); no
 # ARP answers for one netdev's addresses on the other meanwhile
 path2()
 {
@@ -89,7 +90,7 @@ path2()
 
 	a=$(path2_addr "$1")
 	if [ "$2" = add ]; then
-		cmd="sysctl -qw net.ipv4.conf.all.arp_ignore=1 net.ipv4.conf.all.arp_announce=2 && ip addr add $a/24 dev net2"
+		cmd="sysctl -qw net.ipv4.conf.all.arp_ignore=1 net.ipv4.conf.all.arp_announce=2 && ip addr add $a/24 dev net2 metric 100"
 	else
 		cmd="ip addr del $a/24 dev net2; sysctl -qw net.ipv4.conf.all.arp_ignore=0 net.ipv4.conf.all.arp_announce=0"
 	fi
@@ -289,7 +290,7 @@ fail_cmd()
 # net1 address only on net1)
 heal()
 {
-	smc_lib_on "$1" "rdma link show rxe2/1 >/dev/null 2>&1 || rdma link add rxe2 type rxe netdev net2; printf 'link set dev net%s up\\n' 1 2 | ip -batch - && ip addr replace $(path2_addr "$1")/24 dev net2" &&
+	smc_lib_on "$1" "rdma link show rxe2/1 >/dev/null 2>&1 || rdma link add rxe2 type rxe netdev net2; printf 'link set dev net%s up\\n' 1 2 | ip -batch - && ip addr replace $(path2_addr "$1")/24 dev net2 metric 100" &&
 		smc_lib_wait_until 10 "rxe2 GID of $(path2_addr "$1") on $1" \
 			gid_up "$1" &&
 		smc_lib_wait_until 10 "rxe1 GID of $(smc_lib_ip "$1") on $1" \
@@ -591,7 +592,7 @@ vlan_paths()
 		return 0
 		;;
 	esac
-	smc_lib_on "$1" "ip link set dev net1.$v up && ip link set dev net2.$v up && ip addr replace $a1/24 dev net1.$v && ip addr replace $a2/24 dev net2.$v" &&
+	smc_lib_on "$1" "ip link set dev net1.$v up && ip link set dev net2.$v up && ip addr replace $a1/24 dev net1.$v && ip addr replace $a2/24 dev net2.$v metric 100" &&
 		smc_lib_wait_until 10 "rxe1 GID of $a1 on $1" gid_has "$1" rxe1 "$a1" &&
 		smc_lib_wait_until 10 "rxe2 GID of $a2 on $1" gid_has "$1" rxe2 "$a2"
 }
@@ -646,6 +647,89 @@ vlan_gone()
 	heal_both
 }
 
+# Links flap (failover brief F6): <n> times, net2 and net1 of this host
+# in turn go down in the middle of 8 concurrent verified transfers (the
+# server on the peer) and come back.  Each time the group is SINGLE
+# within 10 s and SYMMETRIC again within 10 s of the path's return; the
+# transfers run through all of it, every byte arrives, and the group is
+# the one from the start: none ended on either host.  make check runs
+# FLAPS; make soak (smcr_soak.sh) runs 100.
+FLAPS=${SMC_FAILOVER_FLAPS:-4}
+
+# two_link_ids: our connections here use two links
+two_link_ids()
+{
+	[ "$(link_ids | wc -w)" -eq 2 ]
+}
+
+# flaps <n>
+flaps()
+{
+	local n=$1 i k rc=0 port cpid ends_l ends_p lgr keep size t0 t1 t2
+	local args out=$RES.flaps
+	local -x SMC_HOOK_EXPECT="SMCR 0x00000000" SMC_HOOK_EXPECT_PEER="SMCR 0x00000000"
+
+	# per connection and way: enough to outlast the flaps under TCG
+	size=$(((2 * n + 16) * 1048576))
+	args=(--family smc --conns 8 --size "$size" --seed 31 --timeout $((60 + 20 * n)))
+	keep=$(sysctl -n net.ipv6.conf.net1.keep_addr_on_down \
+		net.ipv6.conf.net2.keep_addr_on_down | tr '\n' ' ')
+	keep_addr "1 1" || return 1
+	lgr=$(smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup show)" |
+		grep -o '"lgr_id":"[0-9a-f]*","role":"CLNT","type":"SYM"')
+	[ -n "$lgr" ] || { echo "FAIL no SYMMETRIC client group to start"; return 1; }
+	ends_l=$(smc_lib_fo_count local group_ends)
+	ends_p=$(smc_lib_fo_count peer group_ends)
+	port=$(smc_lib_server peer "$SMC_LIB_CONNS_TEST" --result "$out" \
+		"${args[@]}") || { echo "$port"; keep_addr "$keep"; return 1; }
+	"$SMC_LIB_CONNS_TEST" client --host "$(smc_lib_ip peer)" --port "$port" \
+		--hook "bash $SMC_LIB_DIR/lib.sh hook_conns" "${args[@]}" \
+		>"$out.client" 2>&1 &
+	cpid=$!
+	smc_lib_wait_until 30 "the connections on both links" two_link_ids ||
+		rc=1
+	for ((i = 1; i <= n && rc == 0; i++)); do
+		k=$((i % 2 ? 2 : 1))
+		kill -0 "$cpid" 2>/dev/null || {
+			echo "FAIL the transfers ended before flap $i"; rc=1; break; }
+		t0=$(smc_lib_now_ms)
+		ip link set dev "net$k" down
+		smc_lib_wait_until 10 "flap $i: SINGLE with net$k down" \
+			lgr_type_is CLNT SINGLE || rc=1
+		t1=$(smc_lib_now_ms)
+		heal local >/dev/null || { echo "FAIL flap $i: net$k not back"; rc=1; }
+		t2=$(smc_lib_now_ms)
+		smc_lib_wait_until 10 "flap $i: SYMMETRIC with net$k back" \
+			lgr_type_is CLNT SYM || rc=1
+		echo "flap $i net$k: SINGLE in $((t1 - t0)) ms, the path back in $((t2 - t1)) ms, SYMMETRIC in $(($(smc_lib_now_ms) - t2)) ms"
+	done
+	echo "$((i - 1)) flaps"
+	kill -0 "$cpid" 2>/dev/null || {
+		echo "FAIL the transfers ended during the flaps (raise their size)"; rc=1; }
+	wait "$cpid" || rc=1
+	sed 's/^/  client: /' "$out.client"
+	rm -f "$out.client"
+	smc_lib_peer "$(smc_lib_q "$SMC_LIB_CONNS_TEST" wait --result "$out")" 2>&1 |
+		sed 's/^/  server: /'
+	[ "${PIPESTATUS[0]}" = 0 ] || { echo "FAIL server"; rc=1; }
+	keep_addr "$keep"
+	for k in local peer; do
+		smc_lib_on "$k" "cat /sys/kernel/debug/smc/failover" | tr '\n' ' '
+		echo "($k)"
+	done
+	if [ "$(smc_lib_fo_count local group_ends)" != "$ends_l" ] ||
+		[ "$(smc_lib_fo_count peer group_ends)" != "$ends_p" ]; then
+		echo "FAIL a group ended during the flaps"
+		rc=1
+	fi
+	smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup show)" |
+		grep -q "$lgr" || {
+		echo "FAIL the client group is not the one from the start ($lgr)"
+		rc=1
+	}
+	return "$rc"
+}
+
 FAIL_SIZE=4194304
 # On the debug kernel (SMC_SELFTEST_QUICK) under TCG, "rdma link delete"
 # takes 8-24 s in the RDMA core (our remove callback 0.1 s of it), and a
@@ -679,7 +763,7 @@ fi
 if [ -n "${SMC_SELFTEST_SECONDARY:-}" ]; then
 	smc_lib_plan 13
 else
-	smc_lib_plan 31
+	smc_lib_plan 33
 fi
 smc_lib_run "net2 holds an address in net1's subnet on both hosts" topology
 smc_lib_run "ours here, the distro module on the peer" peer_module distro
@@ -727,6 +811,10 @@ smc_lib_run "ours/ours: our net2 address back, both groups SYMMETRIC again" \
 	recovers local SERV CLNT
 smc_lib_run "8 connections over both links of ours again, verified" \
 	both_links_carry local
+smc_lib_run "ours/ours, the server on the peer: SYMMETRIC within 5 s" \
+	first_contact_symmetric peer
+smc_lib_run "ours/ours: $FLAPS flaps of net2 and net1 in turn under 8 verified transfers, one group throughout" \
+	flaps "$FLAPS"
 smc_lib_run "ours/ours, TEST_LINK after ${BOTH_TESTLINK_S}s: SYMMETRIC, the server on the peer" \
 	testlink_group
 smc_lib_run "ours/ours: both of the client's paths go down mid-transfer, errors within ${BOTH_LOCAL_MAX_S}s here and ${BOTH_REMOTE_MAX_S}s there, groups freed" \
