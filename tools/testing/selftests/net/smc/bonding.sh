@@ -68,16 +68,6 @@ over()
 	export SMC_LOCAL_IP SMC_PEER_IP
 }
 
-# gid_on <local|peer> <rxeN> <a.b.c.d>: the device has that address's GID
-gid_on()
-{
-	local a b c d want
-
-	IFS=. read -r a b c d <<<"$3"
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
-	smc_lib_on "$1" "grep -qsx $want /sys/class/infiniband/$2/ports/1/gids/*"
-}
-
 # gids_on <rxeN>: the GIDs of the bond's and the VLAN's addresses are
 # on that device on both hosts
 gids_on()
@@ -87,9 +77,9 @@ gids_on()
 	for h in local peer; do
 		n=$(host_n "$h")
 		smc_lib_wait_until 10 "the bond's GIDs on $1 on $h" \
-			gid_on "$h" "$1" "10.9.3.$n" || return 1
+			smc_lib_gid_has "$h" "$1" "10.9.3.$n" || return 1
 		smc_lib_wait_until 10 "the VLAN's GIDs on $1 on $h" \
-			gid_on "$h" "$1" "10.9.$VID.$n" || return 1
+			smc_lib_gid_has "$h" "$1" "10.9.$VID.$n" || return 1
 	done
 }
 
@@ -118,8 +108,8 @@ bond_down()
 
 	n=$(host_n "$1")
 	smc_lib_on "$1" "ip link del $BOND.$VID; ip link set net1 nomaster; ip link set net2 nomaster; ip link del $BOND; ip link set net1 up; ip link set net2 up; ip addr replace 10.9.1.$n/24 dev net1; ip addr replace 10.9.2.$n/24 dev net2; sysctl -qw net.ipv6.conf.net1.keep_addr_on_down=0 net.ipv6.conf.net2.keep_addr_on_down=0" >/dev/null 2>&1
-	smc_lib_wait_until 10 "rxe1's GID back on $1" gid_on "$1" rxe1 "10.9.1.$n" &&
-		smc_lib_wait_until 10 "rxe2's GID back on $1" gid_on "$1" rxe2 "10.9.2.$n"
+	smc_lib_wait_until 10 "rxe1's GID back on $1" smc_lib_gid_has "$1" rxe1 "10.9.1.$n" &&
+		smc_lib_wait_until 10 "rxe2's GID back on $1" smc_lib_gid_has "$1" rxe2 "10.9.2.$n"
 }
 
 cleanup()
@@ -151,10 +141,9 @@ topology()
 # GID, and that VLAN
 link_is()
 {
-	local a b c d gid out groups
+	local gid out groups
 
-	IFS=. read -r a b c d <<<"$SMC_LOCAL_IP"
-	gid=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+	gid=$(smc_lib_gid4 "$SMC_LOCAL_IP")
 	out=$(smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup link-show)")
 	groups=$(smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup show)")
 	grep -o '{[^}]*}' <<<"$out" | grep "\"gid\":\"$gid\"" |
@@ -209,9 +198,8 @@ cable_pulled()
 		rc=1
 	smc_lib_wait_until "$GONE_MAX_S" "no link group left on either host" \
 		smc_lib_no_groups || rc=1
+	smc_lib_fo_show
 	for h in local peer; do
-		smc_lib_on "$h" "cat /sys/kernel/debug/smc/failover" | tr '\n' ' '
-		echo "($h)"
 		[ "$(smc_lib_fo_count "$h" group_ends)" -gt "${ends[$i]}" ] || {
 			echo "FAIL no group end counted on $h"; rc=1; }
 		[ "$(smc_lib_down_count "$h" "port wr_error")" -gt "${downs[$i]}" ] || {

@@ -274,10 +274,9 @@ selection()
 # port 1, polled for a while: the table follows the netdev's addresses
 gid_index_of()
 {
-	local want f i a b c d
+	local want f i
 
-	IFS=. read -r a b c d <<<"$2"
-	want=0000:0000:0000:0000:0000:ffff:$(printf '%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+	want=$(smc_lib_gid4 "$2")
 	# one grep over the table: a cat per entry is slow on the debug kernel
 	for ((i = 0; i < 100; i++)); do
 		f=$(grep -lxs "$want" /sys/class/infiniband/rxe"$1"/ports/1/gids/* | head -n 1)

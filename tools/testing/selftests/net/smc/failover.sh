@@ -110,20 +110,10 @@ pnet_common()
 	smc_lib_on "$1" "$cmd"
 }
 
-# gid_has <local|peer> <rxeN> <IPv4 address>: the device has its GID
-gid_has()
-{
-	local a b c d want
-
-	IFS=. read -r a b c d <<<"$3"
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
-	smc_lib_on "$1" "grep -qsx $want /sys/class/infiniband/$2/ports/1/gids/*"
-}
-
 # gid_up <local|peer>: rxe2 has the GID of the second path's address
 gid_up()
 {
-	gid_has "$1" rxe2 "$(path2_addr "$1")"
+	smc_lib_gid_has "$1" rxe2 "$(path2_addr "$1")"
 }
 
 cleanup()
@@ -294,7 +284,7 @@ heal()
 		smc_lib_wait_until 10 "rxe2 GID of $(path2_addr "$1") on $1" \
 			gid_up "$1" &&
 		smc_lib_wait_until 10 "rxe1 GID of $(smc_lib_ip "$1") on $1" \
-			gid_has "$1" rxe1 "$(smc_lib_ip "$1")" &&
+			smc_lib_gid_has "$1" rxe1 "$(smc_lib_ip "$1")" &&
 		{ [ -z "$VLAN_ON" ] || vlan_paths "$1" up; }
 }
 
@@ -525,10 +515,7 @@ both_down()
 			no_dstate local || { dstate_stacks local; rc=1; }
 		echo "no D state here $(($(smc_lib_now_ms) - t1)) ms after the paths came back"
 	fi
-	for h in local peer; do
-		smc_lib_on "$h" "cat /sys/kernel/debug/smc/failover" | tr '\n' ' '
-		echo "($h)"
-	done
+	smc_lib_fo_show
 	if [ "$(smc_lib_fo_count local group_ends)" -le "$l_ends" ] ||
 		[ "$(smc_lib_fo_count peer group_ends)" -le "$p_ends" ]; then
 		echo "FAIL a group end not counted"
@@ -593,8 +580,8 @@ vlan_paths()
 		;;
 	esac
 	smc_lib_on "$1" "ip link set dev net1.$v up && ip link set dev net2.$v up && ip addr replace $a1/24 dev net1.$v && ip addr replace $a2/24 dev net2.$v metric 100" &&
-		smc_lib_wait_until 10 "rxe1 GID of $a1 on $1" gid_has "$1" rxe1 "$a1" &&
-		smc_lib_wait_until 10 "rxe2 GID of $a2 on $1" gid_has "$1" rxe2 "$a2"
+		smc_lib_wait_until 10 "rxe1 GID of $a1 on $1" smc_lib_gid_has "$1" rxe1 "$a1" &&
+		smc_lib_wait_until 10 "rxe2 GID of $a2 on $1" smc_lib_gid_has "$1" rxe2 "$a2"
 }
 
 # vlan_use <on|off>: the transfers after this run over the VLAN's
@@ -713,10 +700,7 @@ flaps()
 		sed 's/^/  server: /'
 	[ "${PIPESTATUS[0]}" = 0 ] || { echo "FAIL server"; rc=1; }
 	keep_addr "$keep"
-	for k in local peer; do
-		smc_lib_on "$k" "cat /sys/kernel/debug/smc/failover" | tr '\n' ' '
-		echo "($k)"
-	done
+	smc_lib_fo_show
 	if [ "$(smc_lib_fo_count local group_ends)" != "$ends_l" ] ||
 		[ "$(smc_lib_fo_count peer group_ends)" != "$ends_p" ]; then
 		echo "FAIL a group ended during the flaps"

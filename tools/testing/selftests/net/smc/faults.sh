@@ -124,11 +124,7 @@ no_dstate()
 # the background; returns once the connection is up in one link group
 start_busy()
 {
-	local rc
-
 	smc_lib_busy_start "$WAIT_S" "$RES" "$RES.client" 7
-	rc=$?
-	return "$rc"
 }
 
 # end_busy <t0 ms>: both ends must have ended in an error, within

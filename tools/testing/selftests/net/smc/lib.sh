@@ -837,12 +837,40 @@ smc_lib_busy_start()
 	smc_lib_wait_until "$1" "the transfer under way" grep -qx transfer "$3"
 }
 
+# smc_lib_gid4 <a.b.c.d>: the IPv4-mapped RoCE GID of the address, as
+# sysfs and smcr print it
+smc_lib_gid4()
+{
+	local a b c d
+
+	IFS=. read -r a b c d <<<"$1"
+	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' "$a" "$b" "$c" "$d"
+}
+
+# smc_lib_gid_has <local|peer> <rxeN> <a.b.c.d>: port 1 of the device
+# there has the GID of the address
+smc_lib_gid_has()
+{
+	smc_lib_on "$1" "grep -qsx $(smc_lib_gid4 "$3") /sys/class/infiniband/$2/ports/1/gids/*"
+}
+
 # smc_lib_fo_count <local|peer> <name>: that count of debugfs
 # smc/failover on the host, "-" where our module does not run
 smc_lib_fo_count()
 {
 	smc_lib_on "$1" "cat /sys/kernel/debug/smc/failover 2>/dev/null" |
 		awk -v c="$2" '$1 == c { n = $2 } END { print n == "" ? "-" : n }'
+}
+
+# smc_lib_fo_show: debugfs smc/failover of each host on a line
+smc_lib_fo_show()
+{
+	local h
+
+	for h in local peer; do
+		smc_lib_on "$h" "cat /sys/kernel/debug/smc/failover" | tr '\n' ' '
+		echo "($h)"
+	done
 }
 
 # smc_lib_busy_end <t0 ms> <client max s> <server max s> <result file>
