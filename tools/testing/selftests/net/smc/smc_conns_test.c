@@ -23,9 +23,13 @@
  * With --fail-at B --fail-cmd CMD, CMD runs once (through the shell)
  * when B bytes have come in on this side, over all connections, in the
  * middle of the transfer: a link failure, say, that the connections
- * must survive.  With --fail-all-up as well, not before every
- * connection is up (accepted, or connected): no handshake is under way
- * when CMD runs.
+ * must survive.  With --fail-sent, when B bytes have gone out instead.
+ * With --fail-all-up as well, not before every connection is up
+ * (accepted, or connected): no handshake is under way when CMD runs.
+ *
+ * Each side reports the longest time a connection waited for data
+ * between its first byte in and its last, the stall a failover causes;
+ * --max-gap MS fails the test if it is longer.
  *
  * Each connection starts with an 8-byte header: "SMCn" and its index,
  * big-endian; the data of connection i in either direction is a stream
@@ -58,6 +62,7 @@ struct conn {
 	enum cstate st;
 	unsigned int idx;
 	unsigned long long sent, rcvd;
+	unsigned long long last_in_ms;	/* when data last came in */
 	struct gen tx, rx;
 	unsigned char hdr[HDR_LEN];
 	unsigned int hdr_len;
@@ -68,6 +73,9 @@ struct conn {
 static struct conn *conns;
 static struct pollfd *pfds;
 static unsigned long long rcvd_total;	/* over all connections */
+static unsigned long long sent_total;
+static unsigned long long gap_ms, gap_after;	/* the longest stall */
+static unsigned int gap_idx;
 static unsigned int conns_up;		/* accepted, or connected */
 static unsigned long long failed_at_ms;	/* when --fail-cmd ended */
 static unsigned char rxbuf[CHUNK], expbuf[CHUNK];
@@ -100,6 +108,27 @@ static const char *cname(const struct conn *c)
 	return s;
 }
 
+/* the --fail-cmd, once, when --fail-at bytes came in (or went out) */
+static void conns_fail(void)
+{
+	unsigned long long done = opt.fail_sent ? sent_total : rcvd_total;
+	unsigned long long t0;
+	int rc;
+
+	if (!opt.fail_cmd || failed_at_ms || done < opt.fail_at ||
+	    (opt.fail_all_up && conns_up < opt.conns))
+		return;
+	fflush(NULL);
+	t0 = now_ms();
+	rc = system(opt.fail_cmd);
+	if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc))
+		FAIL("fail command failed (status 0x%x): %s", rc,
+		     opt.fail_cmd);
+	failed_at_ms = now_ms();
+	printf("fail command ran after %llu bytes %s, for %llu ms\n",
+	       done, opt.fail_sent ? "out" : "in", failed_at_ms - t0);
+}
+
 /* send what is due; true once all S bytes are out */
 static bool conn_send(struct conn *c)
 {
@@ -123,28 +152,33 @@ static bool conn_send(struct conn *c)
 			     n ? strerrorname_np(errno) ?: "?" : "0");
 		c->pos += n;
 		c->sent += n;
+		sent_total += n;
+		conns_fail();
 	}
 	return true;
 }
 
-/* the --fail-cmd, once, when --fail-at bytes came in */
-static void conns_fail(void)
+/* data came in on @c: the time since the last did, the longest yet? */
+static void conn_gap(struct conn *c)
 {
-	unsigned long long t0;
-	int rc;
+	unsigned long long t = now_ms();
 
-	if (!opt.fail_cmd || failed_at_ms || rcvd_total < opt.fail_at ||
-	    (opt.fail_all_up && conns_up < opt.conns))
-		return;
-	fflush(NULL);
-	t0 = now_ms();
-	rc = system(opt.fail_cmd);
-	if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc))
-		FAIL("fail command failed (status 0x%x): %s", rc,
-		     opt.fail_cmd);
-	failed_at_ms = now_ms();
-	printf("fail command ran after %llu bytes in, for %llu ms\n",
-	       rcvd_total, failed_at_ms - t0);
+	if (c->last_in_ms && t - c->last_in_ms > gap_ms) {
+		gap_ms = t - c->last_in_ms;
+		gap_idx = c->idx;
+		gap_after = c->rcvd;
+	}
+	c->last_in_ms = t;
+}
+
+/* the longest stall of a connection that was receiving, and --max-gap */
+static void gap_report(const char *role)
+{
+	printf("%s: the longest wait for data in: %llu ms, connection %u after %llu bytes\n",
+	       role, gap_ms, gap_idx, gap_after);
+	if (opt.max_gap_ms && gap_ms > opt.max_gap_ms)
+		FAIL("connection %u waited %llu ms for data after %llu bytes, --max-gap %u",
+		     gap_idx, gap_ms, gap_after, opt.max_gap_ms);
 }
 
 /* check what has arrived; true once all S bytes are in */
@@ -174,6 +208,7 @@ static bool conn_recv(struct conn *c)
 			FAIL("%s: data mismatch at byte %llu: 0x%02x, expected 0x%02x",
 			     cname(c), c->rcvd + i, rxbuf[i], expbuf[i]);
 		}
+		conn_gap(c);
 		c->rcvd += n;
 		rcvd_total += n;
 		conns_fail();
@@ -321,6 +356,7 @@ static void server_body(int lfd)
 			if (c->st == C_RECV && conn_recv(c)) {
 				c->st = C_RECEIVED;
 				if (++received == opt.conns) {
+					gap_report("server");
 					conns_hook("server");
 					for (i = 0; i < opt.conns; i++)
 						conns[i].st = C_SEND;
@@ -446,6 +482,7 @@ static void client_run(void)
 		}
 	}
 	t1 = now_ms();
+	gap_report("client");
 	if (opt.fail_cmd && !failed_at_ms)
 		FAIL("--fail-at %llu: only %llu bytes came in", opt.fail_at,
 		     rcvd_total);
@@ -479,7 +516,8 @@ static void usage(void)
 		"       smc_conns_test client --host ADDR --port P [--hook CMD] [--window W]\n"
 		"               [--connect-first]\n"
 		"               [options as server]\n"
-		"       (both: [--fail-at BYTES --fail-cmd CMD [--fail-all-up]])\n"
+		"       (both: [--fail-at BYTES --fail-cmd CMD [--fail-all-up] [--fail-sent]]\n"
+		"              [--max-gap MS])\n"
 		"       smc_conns_test wait --result FILE [--kill]\n");
 	exit(2);
 }

@@ -80,6 +80,8 @@ struct opts {
 	unsigned long long fail_at;	/* smc_conns_test: run fail_cmd once */
 	const char *fail_cmd;	/* ... when this many bytes came in */
 	bool fail_all_up;	/* ... and every connection is up */
+	bool fail_sent;		/* ... counting bytes sent, not received */
+	unsigned int max_gap_ms;	/* smc_conns_test: longest stall allowed */
 	unsigned int window;	/* smc_conns_test: connects at once, 0 all */
 	bool connect_first;	/* smc_conns_test: send once all are up */
 	bool verbose;
@@ -659,6 +661,8 @@ static void parse_opts(int argc, char **argv)
 		{ "fail-at",	required_argument, NULL, 'F' },
 		{ "fail-cmd",	required_argument, NULL, 'C' },
 		{ "fail-all-up", no_argument,	   NULL, 'U' },
+		{ "fail-sent",	no_argument,	   NULL, 'T' },
+		{ "max-gap",	required_argument, NULL, 'G' },
 		{ "window",	required_argument, NULL, 'w' },
 		{ "connect-first", no_argument,	   NULL, 'o' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
@@ -766,6 +770,12 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'U':
 			opt.fail_all_up = true;
+			break;
+		case 'T':
+			opt.fail_sent = true;
+			break;
+		case 'G':
+			opt.max_gap_ms = strtoul(optarg, NULL, 0);
 			break;
 		case 'o':
 			opt.connect_first = true;
