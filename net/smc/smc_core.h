@@ -54,6 +54,13 @@ struct smc_llc_qentry;
 #define SMC_LGR_ID_SIZE		4
 #define SMC_LGR_FREE_DELAY_SERV	(600 * HZ)
 #define SMC_LGR_FREE_DELAY_CLNT	(SMC_LGR_FREE_DELAY_SERV + 10 * HZ)
+/*
+ * A link lost without a port event (TEST_LINK, a failed send) gets no
+ * event when its path heals: its group tries a second link again after
+ * this long, then twice as long each time, up to the maximum.
+ */
+#define SMC_LGR_RETRY_FIRST	(2 * HZ)
+#define SMC_LGR_RETRY_MAX	(30 * HZ)
 
 /* netlink/diag values (protocol reference 7.4) */
 enum smc_lgr_role {
@@ -296,6 +303,11 @@ struct smc_rtoken {
  *	(guarded by @llc_rx_lock)
  * @llc_req_add_link: client: @llc_flow_work is to ask the server for a
  *	second link, a port came back (guarded by @llc_rx_lock)
+ * @llc_retry_add: @llc_flow_work is to try a second link on another
+ *	device again, after a silent loss (guarded by @llc_rx_lock)
+ * @llc_retry_work: sets @llc_retry_add while the group has one link
+ * @llc_retry_delay: until @llc_retry_work runs again (guarded by
+ *	@llc_rx_lock)
  * @llc_del_links: bit i set: link i failed and its connections moved;
  *	@llc_flow_work is to delete it with the peer (guarded by
  *	@llc_rx_lock)
@@ -361,6 +373,9 @@ struct smc_link_group {
 	struct list_head	llc_flow_list;
 	bool			llc_add_link;
 	bool			llc_req_add_link;
+	bool			llc_retry_add;
+	struct delayed_work	llc_retry_work;
+	unsigned long		llc_retry_delay;
 	unsigned long		llc_del_links;
 	struct smc_ib_device	*crit_dev;
 	struct delayed_work	free_work;

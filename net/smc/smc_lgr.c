@@ -159,6 +159,7 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net,
 	INIT_LIST_HEAD(&lgr->llc_rx_list);
 	spin_lock_init(&lgr->llc_rx_lock);
 	INIT_WORK(&lgr->llc_flow_work, smc_llc_flow_work);
+	INIT_DELAYED_WORK(&lgr->llc_retry_work, smc_llc_retry_work);
 	INIT_LIST_HEAD(&lgr->llc_flow_list);
 	INIT_DELAYED_WORK(&lgr->free_work, smc_lgr_free_work);
 	INIT_WORK(&lgr->terminate_work, smc_lgr_terminate_work);
@@ -1171,6 +1172,8 @@ static void smc_lgr_teardown(struct smc_link_group *lgr, u32 reason,
 	 * and the receive work was the last to queue a flow.
 	 */
 	cancel_work_sync(&lgr->llc_rx_work);
+	/* it queues flows; it sees torn_down and stays off */
+	cancel_delayed_work_sync(&lgr->llc_retry_work);
 	cancel_work_sync(&lgr->llc_flow_work);
 	smc_llc_rx_purge(lgr);
 	if (cancel_delayed_work(&lgr->free_work))

@@ -89,8 +89,10 @@ enum smc_switch_stat {
 	SMC_SWITCH_GROUP_ENDS,		/* links that ended their group */
 	SMC_SWITCH_CONNS_MOVED,		/* connections moved */
 	SMC_SWITCH_CONNS_NO_RKEY,	/* aborted: no peer rkey there */
+	SMC_SWITCH_CONNS_REWRITE,	/* moved, writing sent bytes again */
 	SMC_SWITCH_LINK_ADDED,		/* a second link is ACTIVE */
 	SMC_SWITCH_LINK_ADD_FAILED,	/* an ADD_LINK flow failed */
+	SMC_SWITCH_LINK_ADD_RETRY,	/* a second link tried again */
 	SMC_SWITCH_LINK_DEL_LOCAL,	/* deleted: it failed here */
 	SMC_SWITCH_LINK_DEL_PEER,	/* deleted: the peer asked */
 	/* links that failed (moved or ended their group), by cause */
@@ -128,6 +130,7 @@ void smc_llc_rx_work(struct work_struct *work);
 void smc_llc_flow_work(struct work_struct *work);
 void smc_llc_add_link_kick(struct smc_link_group *lgr);
 void smc_llc_add_link_ask(struct smc_link_group *lgr);
+void smc_llc_retry_work(struct work_struct *work);
 void smc_llc_rx_purge(struct smc_link_group *lgr);
 void smc_llc_testlink_work(struct work_struct *work);
 void smc_llc_testlink_start(struct smc_lgr_link *lnk);

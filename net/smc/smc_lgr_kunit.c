@@ -898,6 +898,63 @@ static void smc_lgr_add_link_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smc_llc_test_link(&c->serv->lnk[0]), 0);
 }
 
+/*
+ * The server's second link goes down with the port still up (@cause: a
+ * TEST_LINK unanswered, or the port itself).  Both groups are SINGLE on
+ * link 1.  Only a silent loss has the server try again later, since
+ * its path may come back with no event: the retry, run at once here,
+ * offers the second device again and both groups are SYMMETRIC on a
+ * link with a new id.
+ */
+static void lgrt_second_link_lost(struct kunit *test,
+				  enum smc_switch_stat cause)
+{
+	struct smc_buf_desc *rmbs[LGRT_RMBS_SERV + 1];
+	struct lgrt_ctx *c = test->priv;
+	struct smc_lgr_link *sn;
+	u8 lost_id;
+
+	lgrt_pair_two(test, SMC_CLC_V2, "", "", rmbs);
+	sn = &c->serv->lnk[1];
+	KUNIT_ASSERT_EQ(test, sn->state, SMC_LNK_ACTIVE);
+	lost_id = sn->link_id;
+	smc_switch_down_cause(sn, cause);
+	smc_wr_link_down(&sn->wr, IB_WC_RETRY_EXC_ERR);
+	flush_work(&sn->down_work);
+	flush_work(&c->serv->llc_flow_work);
+	lgrt_sync(test, &c->serv->lnk[0], &c->clnt->lnk[0]);
+	KUNIT_EXPECT_EQ(test, c->serv->type, SMC_LGR_SINGLE);
+	KUNIT_EXPECT_EQ(test, c->clnt->type, SMC_LGR_SINGLE);
+	KUNIT_EXPECT_EQ(test, delayed_work_pending(&c->serv->llc_retry_work),
+			cause == SMC_SWITCH_DOWN_TESTLINK);
+	/* the peer's DELETE_LINK is no silent loss of the client's own */
+	KUNIT_EXPECT_FALSE(test,
+			   delayed_work_pending(&c->clnt->llc_retry_work));
+	if (cause != SMC_SWITCH_DOWN_TESTLINK)
+		return;
+	/* the retry now, not in 2 s: it runs and is queued again */
+	flush_delayed_work(&c->serv->llc_retry_work);
+	flush_work(&c->serv->llc_flow_work);
+	lgrt_sync(test, &c->serv->lnk[0], &c->clnt->lnk[0]);
+	KUNIT_EXPECT_EQ(test, c->serv->type, SMC_LGR_SYMMETRIC);
+	KUNIT_EXPECT_EQ(test, c->clnt->type, SMC_LGR_SYMMETRIC);
+	KUNIT_ASSERT_EQ(test, sn->state, SMC_LNK_ACTIVE);
+	KUNIT_EXPECT_NE(test, sn->link_id, lost_id);
+	KUNIT_EXPECT_STREQ(test, dev_name(&sn->wr.ibdev->dev), LGRT_DEV2);
+	KUNIT_EXPECT_EQ(test, smc_llc_test_link(sn), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->serv->llc_timeouts), 0);
+}
+
+static void smc_lgr_silent_loss_retry(struct kunit *test)
+{
+	lgrt_second_link_lost(test, SMC_SWITCH_DOWN_TESTLINK);
+}
+
+static void smc_lgr_port_loss_no_retry(struct kunit *test)
+{
+	lgrt_second_link_lost(test, SMC_SWITCH_DOWN_PORT);
+}
+
 static struct kunit_case smc_lgr_cases[] = {
 	KUNIT_CASE(smc_lgr_confirm),
 	KUNIT_CASE(smc_lgr_confirm_cancel),
@@ -917,6 +974,8 @@ static struct kunit_case smc_lgr_cases[] = {
 	KUNIT_CASE(smc_lgr_add_link_v2),
 	KUNIT_CASE(smc_lgr_add_link_v1),
 	KUNIT_CASE(smc_lgr_add_link_refused),
+	KUNIT_CASE(smc_lgr_silent_loss_retry),
+	KUNIT_CASE(smc_lgr_port_loss_no_retry),
 	{}
 };
 

@@ -500,11 +500,12 @@ out:
  * Server: offer the client a second link beside @lnk, as the reference
  * implementation does after a first contact: on another device of ours
  * with a path (SYMMETRIC), else on @lnk's own port (ASYMMETRIC_LOCAL),
- * which helps a client with another device.  A refusal leaves the group
- * SINGLE.  A failure after the client's answer tells it the new link is
- * gone; its answer to that comes late and is counted so.
+ * which helps a client with another device; with @sym_only (a retry
+ * after a silent loss) on another device only.  A refusal leaves the
+ * group SINGLE.  A failure after the client's answer tells it the new
+ * link is gone; its answer to that comes late and is counted so.
  */
-static void smc_llc_srv_add_link(struct smc_lgr_link *lnk)
+static void smc_llc_srv_add_link(struct smc_lgr_link *lnk, bool sym_only)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	enum smc_lgr_type type = SMC_LGR_SYMMETRIC;
@@ -524,7 +525,7 @@ static void smc_llc_srv_add_link(struct smc_lgr_link *lnk)
 			      lgr->vlan_id, lgr->smc_version == SMC_CLC_V2,
 			      lgr->saddr, &sel)) {
 		type = SMC_LGR_ASYMMETRIC_LOCAL;
-		if (smc_ib_find_by_gid(lnk->wr.gid.raw, &sel))
+		if (sym_only || smc_ib_find_by_gid(lnk->wr.gid.raw, &sel))
 			return;
 	}
 	rc = smc_lgr_link_init(lgr, idx, &sel);
@@ -585,6 +586,39 @@ void smc_llc_add_link_ask(struct smc_link_group *lgr)
 	spin_lock_bh(&lgr->llc_rx_lock);
 	lgr->llc_req_add_link = true;
 	queue_work(smc_lgr_wq, &lgr->llc_flow_work);
+	spin_unlock_bh(&lgr->llc_rx_lock);
+}
+
+/**
+ * smc_llc_retry_work() - try a second link again after a silent loss
+ * @work: lgr->llc_retry_work
+ *
+ * While the group has one link, its flow work tries a second one on
+ * another device (a server offers it, a client asks for it), and this
+ * work runs again after twice the time, up to SMC_LGR_RETRY_MAX.
+ *
+ * Context: process context, on smc_lgr_wq.
+ */
+void smc_llc_retry_work(struct work_struct *work)
+{
+	struct smc_link_group *lgr = container_of(to_delayed_work(work),
+						  struct smc_link_group,
+						  llc_retry_work);
+	bool single;
+
+	spin_lock_bh(&lgr->lock);
+	single = lgr->type == SMC_LGR_SINGLE && !lgr->terminating;
+	spin_unlock_bh(&lgr->lock);
+	if (!single || READ_ONCE(lgr->torn_down))
+		return;
+	smc_switch_count(SMC_SWITCH_LINK_ADD_RETRY);
+	spin_lock_bh(&lgr->llc_rx_lock);
+	lgr->llc_retry_add = true;
+	queue_work(smc_lgr_wq, &lgr->llc_flow_work);
+	lgr->llc_retry_delay = min(2 * lgr->llc_retry_delay,
+				   (unsigned long)SMC_LGR_RETRY_MAX);
+	queue_delayed_work(smc_lgr_wq, &lgr->llc_retry_work,
+			   lgr->llc_retry_delay);
 	spin_unlock_bh(&lgr->llc_rx_lock);
 }
 
@@ -649,18 +683,28 @@ static void smc_llc_peer_ends_group(struct smc_link_group *lgr)
 
 /*
  * Link @del is gone on both ends, its connections moved: it goes, and
- * the group is SINGLE on the link left, or ends if none is.
+ * the group is SINGLE on the link left, or ends if none is.  A link we
+ * found dead by its silence (TEST_LINK, a failed send) may come back
+ * without any event: the group tries again later (smc_llc_retry_work()).
  */
 static void smc_llc_link_deleted(struct smc_lgr_link *del)
 {
 	struct smc_link_group *lgr = del->lgr;
+	u32 cause = READ_ONCE(del->down_cause);
 	bool left;
 
 	lockdep_assert_held(&lgr->llc_flow_lock);
+	left = !!smc_llc_active_link(lgr);
 	spin_lock_bh(&lgr->llc_rx_lock);
 	clear_bit(del->idx, &lgr->llc_del_links);
+	if (left && lgr->max_links >= 2 &&
+	    (cause == SMC_SWITCH_DOWN_TESTLINK ||
+	     cause == SMC_SWITCH_DOWN_WR_ERROR)) {
+		lgr->llc_retry_delay = SMC_LGR_RETRY_FIRST;
+		mod_delayed_work(smc_lgr_wq, &lgr->llc_retry_work,
+				 SMC_LGR_RETRY_FIRST);
+	}
 	spin_unlock_bh(&lgr->llc_rx_lock);
-	left = !!smc_llc_active_link(lgr);
 	/* before the clear: the group's crit_dev may be @del's device */
 	smc_lgr_set_type(lgr, left ? SMC_LGR_SINGLE : SMC_LGR_NONE);
 	smc_lgr_link_clear(del);
@@ -822,7 +866,7 @@ static void smc_llc_srv_req_add_link(struct smc_lgr_link *lnk)
 	struct smc_llc_msg_info resp;
 
 	if (lgr->type == SMC_LGR_SINGLE && lgr->max_links >= 2) {
-		smc_llc_srv_add_link(lnk);
+		smc_llc_srv_add_link(lnk, false);
 		return;
 	}
 	smc_llc_init_msg(lnk, &resp, SMC_LLC_REQ_ADD_LINK, SMC_LLC_FLAG_RESP);
@@ -847,7 +891,7 @@ static void smc_llc_flow_one(struct smc_lgr_link *lnk,
 		if (lgr->role == SMC_CLNT)
 			smc_llc_cli_add_link(lnk, m);
 		else	/* a v1 client's invitation */
-			smc_llc_srv_add_link(lnk);
+			smc_llc_srv_add_link(lnk, false);
 		return;
 	case SMC_LLC_REQ_ADD_LINK:
 		if (lgr->role == SMC_SERV)
@@ -879,7 +923,7 @@ void smc_llc_flow_work(struct work_struct *work)
 	struct smc_llc_qentry *e;
 	struct smc_lgr_link *lnk;
 	unsigned long del;
-	bool kick, ask;
+	bool kick, ask, retry;
 	int i;
 
 	/* our failed links first: their connections moved already */
@@ -909,16 +953,18 @@ void smc_llc_flow_work(struct work_struct *work)
 	lgr->llc_add_link = false;
 	ask = lgr->llc_req_add_link;
 	lgr->llc_req_add_link = false;
+	retry = lgr->llc_retry_add;
+	lgr->llc_retry_add = false;
 	spin_unlock_bh(&lgr->llc_rx_lock);
-	if (!kick && !ask)
+	if (!kick && !ask && !retry)
 		return;
 	mutex_lock(&lgr->llc_flow_lock);
 	lnk = smc_llc_active_link(lgr);
 	if (lnk && !READ_ONCE(lgr->torn_down)) {
-		if (kick)
-			smc_llc_srv_add_link(lnk);
-		else
+		if (lgr->role == SMC_CLNT)
 			smc_llc_cli_req_add_link(lnk);
+		else
+			smc_llc_srv_add_link(lnk, !kick);
 	}
 	mutex_unlock(&lgr->llc_flow_lock);
 }

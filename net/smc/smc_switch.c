@@ -38,8 +38,10 @@ static const char *const smc_switch_stat_names[SMC_SWITCH_NSTATS] = {
 	[SMC_SWITCH_GROUP_ENDS] = "group_ends",
 	[SMC_SWITCH_CONNS_MOVED] = "conns_moved",
 	[SMC_SWITCH_CONNS_NO_RKEY] = "conns_no_rkey",
+	[SMC_SWITCH_CONNS_REWRITE] = "conns_rewrite",
 	[SMC_SWITCH_LINK_ADDED] = "link_adds",
 	[SMC_SWITCH_LINK_ADD_FAILED] = "link_add_fails",
+	[SMC_SWITCH_LINK_ADD_RETRY] = "link_add_retries",
 	[SMC_SWITCH_LINK_DEL_LOCAL] = "link_dels_local",
 	[SMC_SWITCH_LINK_DEL_PEER] = "link_dels_peer",
 	[SMC_SWITCH_DOWN_WR_ERROR] = "down_wr_error",
@@ -75,6 +77,7 @@ void smc_switch_down_cause(struct smc_lgr_link *lnk,
 {
 	cmpxchg(&lnk->down_cause, SMC_SWITCH_NSTATS, cause);
 }
+EXPORT_SYMBOL_IF_KUNIT(smc_switch_down_cause);
 
 /**
  * smc_switch_target() - a link that can carry connections instead of @from
@@ -111,6 +114,7 @@ struct smc_lgr_link *smc_switch_target(struct smc_link_group *lgr,
  */
 static void smc_switch_cursors(struct smc_connection *conn)
 {
+	union smc_cursor sent;
 	struct smc_tx_rewind r;
 
 	lockdep_assert_held(&conn->send_lock);
@@ -119,6 +123,7 @@ static void smc_switch_cursors(struct smc_connection *conn)
 	smc_tx_catch_up(conn);
 	r.fin = smc_cursor_read(&conn->tx_curs_fin);
 	r.sent = smc_cursor_read(&conn->tx_curs_sent);
+	sent = r.sent;
 	r.prod = smc_cursor_read(&conn->local_tx_ctrl.prod);
 	r.peer_cons = smc_cursor_read(&conn->local_rx_ctrl.cons);
 	smc_tx_rewind(conn->sndbuf_desc->len, conn->peer_rmbe_size, &r);
@@ -128,6 +133,9 @@ static void smc_switch_cursors(struct smc_connection *conn)
 	atomic_add(r.freed, &conn->sndbuf_space);
 	atomic_set(&conn->peer_rmbe_space, r.space);
 	spin_unlock(&conn->rx_lock);
+	/* bytes written, their CDC not confirmed: they go out again */
+	if (smc_cursor_behind(&sent, &r.sent))
+		smc_switch_count(SMC_SWITCH_CONNS_REWRITE);
 	/*
 	 * An urgent byte written again must be marked again: the peer
 	 * finds it at the producer cursor of the CDC that carries it.
