@@ -250,7 +250,9 @@ failovers()
 
 # fail_cause <how>: the causes the failing host may count.  A netdev
 # going down with sends in flight: rxe fails a send on it at once,
-# which can come before the port event (both seen on the rig).
+# which can come before the port event (both seen on the rig).  RoCE
+# dropped on its way in: TEST_LINK goes unanswered (rxe retries a send
+# for ever; a RoCE NIC would fail it after 7 retries).
 fail_cause()
 {
 	case $1 in
@@ -258,12 +260,15 @@ fail_cause()
 	rdma-del) echo device ;;
 	addr-del) echo gid ;;
 	vlan-down) echo "gid wr_error" ;;
+	tc-in | tc-ack) echo "testlink wr_error" ;;
 	esac
 }
 
 # fail_cmd <how> <local|peer>: the command that breaks the second path
-# of that host, where it runs: net2 down, rxe2 deleted, or net2's
-# address (and with it rxe2's GID of the link) removed
+# of that host, where it runs: net2 down, rxe2 deleted, net2's address
+# (and with it rxe2's GID of the link) removed, or RoCE dropped as it
+# comes in on net2 (tc), silently as a switch would: ports and GIDs
+# stay, and TCP passes
 fail_cmd()
 {
 	case $1 in
@@ -271,6 +276,7 @@ fail_cmd()
 	rdma-del) echo "rdma link delete rxe2" ;;
 	addr-del) echo "ip addr del $(path2_addr "$2")/24 dev net2" ;;
 	vlan-down) echo "ip link set dev net2.$VLAN_ID down" ;;
+	tc-in | tc-ack) echo "tc qdisc add dev net2 clsact && tc filter add dev net2 ingress $SMC_LIB_ROCE_DROP" ;;
 	esac
 }
 
@@ -280,7 +286,7 @@ fail_cmd()
 # net1 address only on net1)
 heal()
 {
-	smc_lib_on "$1" "rdma link show rxe2/1 >/dev/null 2>&1 || rdma link add rxe2 type rxe netdev net2; printf 'link set dev net%s up\\n' 1 2 | ip -batch - && ip addr replace $(path2_addr "$1")/24 dev net2 metric 100" &&
+	smc_lib_on "$1" "tc qdisc del dev net2 clsact 2>/dev/null; rdma link show rxe2/1 >/dev/null 2>&1 || rdma link add rxe2 type rxe netdev net2; printf 'link set dev net%s up\\n' 1 2 | ip -batch - && ip addr replace $(path2_addr "$1")/24 dev net2 metric 100" &&
 		smc_lib_wait_until 10 "rxe2 GID of $(path2_addr "$1") on $1" \
 			gid_up "$1" &&
 		smc_lib_wait_until 10 "rxe1 GID of $(smc_lib_ip "$1") on $1" \
@@ -311,17 +317,30 @@ cdc_faults()
 # failure counts a failover and a link down by its cause (the port or
 # a failed send on it, the device, or the GID), and the other host a
 # link down by any cause (the peer's DELETE_LINK, or its own QP's
-# retries if they end first).
+# retries if they end first).  On the stock kernel no connection waits
+# for data longer than FAIL_GAP_MS (failover brief F2: the failure's
+# event, the switch and the rewrite; 0.2-0.4 s on the rig).  A silent
+# break (tc-in, tc-ack) must not stall one longer than SILENT_GAP_MS,
+# and the retries of a
+# second link start (silent_back).  tc-ack: the failing host breaks the
+# path when a quarter of what it sends is out, and only the peer's
+# acknowledgements and CDCs are lost: the failing host writes again
+# bytes the peer has (counted), which the peer takes as no new data.
 # shellcheck disable=SC2034 # args by name
 link_fails()
 {
 	local srv=$1 fh=$2 args=(--family smc --conns 8 --size "$FAIL_SIZE"
 		--seed 11 --timeout 300)
 	local sargs cargs fail h role before faults_l faults_p rc=0
-	local oh=local cause by_cause by_any
+	local oh=local cause by_cause by_any rewrite
 	local SMC_LIB_HOOK="bash $SMC_LIB_DIR/lib.sh hook_conns"
 
 	fail=(--fail-at $((8 * FAIL_SIZE / 4)) --fail-cmd "$(fail_cmd "$3" "$fh")")
+	[ "$3" = tc-ack ] && fail+=(--fail-sent)
+	case $3 in
+	tc-*) args+=(--max-gap "$SILENT_GAP_MS") ;;
+	*) [ -n "${SMC_SELFTEST_QUICK:-}" ] || args+=(--max-gap "$FAIL_GAP_MS") ;;
+	esac
 	# the debug kernel: see at FAIL_SIZE below
 	if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
 		fail+=(--fail-all-up)
@@ -341,6 +360,11 @@ link_fails()
 	by_any=$(smc_lib_down_count "$oh" all)
 	faults_l=$(cdc_faults local)
 	faults_p=$(cdc_faults peer)
+	rewrite=$(smc_lib_fo_count "$fh" conns_rewrite)
+	case $3 in
+	tc-*) echo "$(smc_lib_fo_count local link_add_retries) $(smc_lib_fo_count peer link_add_retries)" \
+		>"$RES.retries" ;;
+	esac
 	smc_lib_pair "$SMC_LIB_CONNS_TEST" "$srv" sargs cargs || rc=1
 	for h in local peer; do
 		[ "$(failovers "$h")" = - ] && continue
@@ -370,6 +394,11 @@ link_fails()
 		echo "FAIL CDC faults: local $faults_l -> $(cdc_faults local), peer $faults_p -> $(cdc_faults peer)"
 		rc=1
 	fi
+	if [ "$3" = tc-ack ] && [ "$rewrite" != - ] &&
+		[ "$(smc_lib_fo_count "$fh" conns_rewrite)" -le "$rewrite" ]; then
+		echo "FAIL no connection wrote bytes again on $fh ($rewrite before)"
+		rc=1
+	fi
 	smc_lib_on local "cat /sys/kernel/debug/smc/failover"
 	return "$rc"
 }
@@ -390,12 +419,21 @@ new_link_id()
 # asks for it), two ACTIVE links, the new one with a new id
 recovers()
 {
-	local h=$1 role
+	local h=$1
 
 	shift
-	heal "$h" || return 1
+	heal "$h" && symmetric_again 10 "$@"
+}
+
+# symmetric_again <seconds> <SERV|CLNT>...: as recovers, once the path
+# is back
+symmetric_again()
+{
+	local s=$1 role
+
+	shift
 	for role in "$@"; do
-		smc_lib_wait_until 10 "our $role group SYMMETRIC again" \
+		smc_lib_wait_until "$s" "our $role group SYMMETRIC again" \
 			lgr_type_is "$role" SYM || {
 			smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" linkgroup link-show)"
 			return 1
@@ -415,6 +453,51 @@ again()
 {
 	heal_both && peer_module "$1" &&
 		first_contact_symmetric "$2"
+}
+
+# A silent break of the second path (failover brief F2, F3): RoCE
+# dropped as it comes into the client's net2, the server on the peer.
+# Only TEST_LINK finds it, every SILENT_TESTLINK_S on both hosts here,
+# set before the group's first contact (a link's keepalive runs at the
+# time it had when it last ran).  No connection waits for data longer
+# than the keepalive, its 2 s wait for the answer and SILENT_SLACK_S
+# for the switch under TCG.  Without the filter the path passes again,
+# with no event at all: the group tries a second link again 2 s after
+# the loss, then twice as long each time up to 30 s (SMC_LGR_RETRY_*),
+# so it is SYMMETRIC again within SILENT_BACK_S, by such a retry.
+SILENT_TESTLINK_S=2
+SILENT_SLACK_S=4
+SILENT_GAP_MS=$(((SILENT_TESTLINK_S + 2 + SILENT_SLACK_S) * 1000))
+SILENT_BACK_S=40
+
+# silent_group: ours on both hosts with the short keepalive, and a
+# group SYMMETRIC with the server on the peer
+silent_group()
+{
+	heal_both && peer_module ours &&
+		smc_lib_testlink local "$SILENT_TESTLINK_S" &&
+		smc_lib_testlink peer "$SILENT_TESTLINK_S" &&
+		first_contact_symmetric peer
+}
+
+# silent_back: the client's net2 passes RoCE again; only a retry of
+# the client's group or the server's finds it (counted since the loss:
+# one may be under way already, its new link's first message resent
+# until the filter goes)
+silent_back()
+{
+	local retries_l retries_p
+
+	read -r retries_l retries_p <"$RES.retries" || return 1
+	rm -f "$RES.retries"
+	smc_lib_on local "tc qdisc del dev net2 clsact" || return 1
+	symmetric_again "$SILENT_BACK_S" CLNT || return 1
+	smc_lib_fo_show
+	if [ "$(smc_lib_fo_count local link_add_retries)" = "$retries_l" ] &&
+		[ "$(smc_lib_fo_count peer link_add_retries)" = "$retries_p" ]; then
+		echo "FAIL SYMMETRIC again, but no retry counted on either host"
+		return 1
+	fi
 }
 
 # Both paths of a group fail (failover brief F4).  The host whose ports
@@ -639,8 +722,9 @@ vlan_gone()
 # server on the peer) and come back.  Each time the group is SINGLE
 # within 10 s and SYMMETRIC again within 10 s of the path's return; the
 # transfers run through all of it, every byte arrives, and the group is
-# the one from the start: none ended on either host.  make check runs
-# FLAPS; make soak (smcr_soak.sh) runs 100.
+# the one from the start: none ended on either host, and no connection
+# waited for data longer than FAIL_GAP_MS.  make check runs FLAPS; make
+# soak (smcr_soak.sh) runs 100.
 FLAPS=${SMC_FAILOVER_FLAPS:-4}
 
 # two_link_ids: our connections here use two links
@@ -658,7 +742,8 @@ flaps()
 
 	# per connection and way: enough to outlast the flaps under TCG
 	size=$(((2 * n + 16) * 1048576))
-	args=(--family smc --conns 8 --size "$size" --seed 31 --timeout $((60 + 20 * n)))
+	args=(--family smc --conns 8 --size "$size" --seed 31 --timeout $((60 + 20 * n))
+		--max-gap "$FAIL_GAP_MS")
 	keep=$(sysctl -n net.ipv6.conf.net1.keep_addr_on_down \
 		net.ipv6.conf.net2.keep_addr_on_down | tr '\n' ' ')
 	keep_addr "1 1" || return 1
@@ -715,6 +800,7 @@ flaps()
 }
 
 FAIL_SIZE=4194304
+FAIL_GAP_MS=2000
 # On the debug kernel (SMC_SELFTEST_QUICK) under TCG, "rdma link delete"
 # takes 8-24 s in the RDMA core (our remove callback 0.1 s of it), and a
 # handshake under way then may miss the client's CLC wait (6 s, connect
@@ -747,7 +833,7 @@ fi
 if [ -n "${SMC_SELFTEST_SECONDARY:-}" ]; then
 	smc_lib_plan 13
 else
-	smc_lib_plan 33
+	smc_lib_plan 38
 fi
 smc_lib_run "net2 holds an address in net1's subnet on both hosts" topology
 smc_lib_run "ours here, the distro module on the peer" peer_module distro
@@ -799,6 +885,16 @@ smc_lib_run "ours/ours, the server on the peer: SYMMETRIC within 5 s" \
 	first_contact_symmetric peer
 smc_lib_run "ours/ours: $FLAPS flaps of net2 and net1 in turn under 8 verified transfers, one group throughout" \
 	flaps "$FLAPS"
+smc_lib_run "ours/ours, TEST_LINK after ${SILENT_TESTLINK_S}s: SYMMETRIC, the server on the peer" \
+	silent_group
+smc_lib_run "ours/ours: RoCE into the client's net2 dropped mid-answer, TEST_LINK finds it, all verified on link 1, no wait over $((SILENT_GAP_MS / 1000))s" \
+	link_fails peer local tc-in
+smc_lib_run "ours/ours: RoCE passes again, SYMMETRIC again by a retry within ${SILENT_BACK_S}s" \
+	silent_back
+smc_lib_run "ours/ours: only the answers into the client's net2 dropped mid-send, the rewritten bytes no new data, all verified on link 1" \
+	link_fails peer local tc-ack
+smc_lib_run "ours/ours: RoCE passes again, SYMMETRIC again by a retry" \
+	silent_back
 smc_lib_run "ours/ours, TEST_LINK after ${BOTH_TESTLINK_S}s: SYMMETRIC, the server on the peer" \
 	testlink_group
 smc_lib_run "ours/ours: both of the client's paths go down mid-transfer, errors within ${BOTH_LOCAL_MAX_S}s here and ${BOTH_REMOTE_MAX_S}s there, groups freed" \

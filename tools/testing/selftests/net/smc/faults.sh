@@ -83,8 +83,6 @@ TESTLINK_S=2
 DEL_MAX_S=${SMC_FAULT_DEL_MAX_S:-$((10 + 10 * slow))}
 # smcr_testlink_time + 2 s, and room for a slow rig
 ERR_MAX_S=${SMC_FAULT_ERR_MAX_S:-$((TESTLINK_S + 2 + 8 + 12 * slow))}
-# tc: RoCEv2 packets (UDP 4791) dropped
-ROCE_DROP="protocol ip flower ip_proto udp dst_port 4791 action drop"
 # netns deletion with live groups: gone within
 NETNS_MAX_S=${SMC_FAULT_NETNS_MAX_S:-15}
 # bound of waits for a state that must come (ports, groups); generous
@@ -286,7 +284,7 @@ tc_drop()
 	start_busy || return 1
 	dev=$(link_dev "$where") || { end_busy 0 >/dev/null; return 1; }
 	net=net${dev#rxe}
-	f=$ROCE_DROP
+	f=$SMC_LIB_ROCE_DROP
 	# the qdisc, and a filter for another port that loads the modules:
 	# the real one then takes effect at once
 	smc_lib_on "$where" "tc qdisc add dev $net clsact &&
@@ -332,7 +330,7 @@ blocked_connect()
 	# a group left from before would be used instead of a first contact
 	smc_lib_wait_until "$WAIT_S" "no link group on either host" \
 		smc_lib_no_groups || return 1
-	f=$ROCE_DROP
+	f=$SMC_LIB_ROCE_DROP
 	for where in local peer; do
 		for net in net1 net2; do
 			smc_lib_on "$where" "tc qdisc add dev $net clsact &&

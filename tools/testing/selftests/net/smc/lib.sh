@@ -58,6 +58,9 @@ SMC_LIB_OPTUNSUPP=0x03060000
 SMC_LIB_PEERNOSMC=0x03010000
 SMC_LIB_NOSMCDEV=0x03030000
 SMC_LIB_PEERDECL=0x05000000
+# a tc filter: RoCEv2 packets (UDP 4791) dropped (for the sourcing scripts)
+# shellcheck disable=SC2034
+SMC_LIB_ROCE_DROP="protocol ip flower ip_proto udp dst_port 4791 action drop"
 
 SMC_LIB_KSFT_PASS=0
 SMC_LIB_KSFT_FAIL=1
