@@ -9,7 +9,6 @@
  */
 
 #include <linux/debugfs.h>
-#include <linux/rbtree.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -17,6 +16,7 @@
 #include "smc_cdc_wire.h"
 #include "smc_compat.h"
 #include "smc_data.h"
+#include "smc_lgr.h"
 #include "smc_test_hooks.h"
 
 /* every link's receive counts added up, for debugfs cdc_rx */
@@ -128,35 +128,22 @@ void smc_conn_data_kill(struct smc_connection *conn)
  * @lgr: the link group of the link it arrived on
  * @token: the alert token in it (our local token)
  *
- * @lgr->conns is sorted by alert_token_local, ascending.
- *
  * Context: any context; takes @lgr->lock.
  * Return: the connection with a reference from ops->hold(), or NULL.
  */
 struct smc_connection *smc_conn_find_by_token(struct smc_link_group *lgr,
 					      u32 token)
 {
-	struct smc_connection *conn, *found = NULL;
-	struct rb_node *node;
+	struct smc_connection *conn;
 
 	spin_lock_bh(&lgr->lock);
-	node = lgr->conns.rb_node;
-	while (node) {
-		conn = rb_entry(node, struct smc_connection, node);
-		if (token < conn->alert_token_local) {
-			node = node->rb_left;
-		} else if (token > conn->alert_token_local) {
-			node = node->rb_right;
-		} else {
-			if (conn->ops) {
-				conn->ops->hold(conn);
-				found = conn;
-			}
-			break;
-		}
-	}
+	conn = smc_conn_find(lgr, token);
+	if (conn && conn->ops)
+		conn->ops->hold(conn);
+	else
+		conn = NULL;
 	spin_unlock_bh(&lgr->lock);
-	return found;
+	return conn;
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_conn_find_by_token);
 

@@ -892,26 +892,6 @@ void smc_lgr_port_up(void)
 
 /* --- connections ----------------------------------------------------------- */
 
-static struct smc_connection *smc_conn_lookup(struct smc_link_group *lgr,
-					      u32 token)
-{
-	struct rb_node *n = lgr->conns.rb_node;
-
-	lockdep_assert_held(&lgr->lock);
-	while (n) {
-		struct smc_connection *c = rb_entry(n, struct smc_connection,
-						    node);
-
-		if (token < c->alert_token_local)
-			n = n->rb_left;
-		else if (token > c->alert_token_local)
-			n = n->rb_right;
-		else
-			return c;
-	}
-	return NULL;
-}
-
 static void smc_conn_insert(struct smc_link_group *lgr,
 			    struct smc_connection *conn)
 {
@@ -937,12 +917,28 @@ static void smc_conn_insert(struct smc_link_group *lgr,
  * @lgr: the group
  * @token: our alert token, from a received CDC message
  *
+ * @lgr->conns is sorted by alert_token_local, ascending.
+ *
  * Context: any but hard interrupt; the caller holds lgr->lock.
  * Return: the connection or NULL.
  */
 struct smc_connection *smc_conn_find(struct smc_link_group *lgr, u32 token)
 {
-	return smc_conn_lookup(lgr, token);
+	struct rb_node *n = lgr->conns.rb_node;
+
+	lockdep_assert_held(&lgr->lock);
+	while (n) {
+		struct smc_connection *c = rb_entry(n, struct smc_connection,
+						    node);
+
+		if (token < c->alert_token_local)
+			n = n->rb_left;
+		else if (token > c->alert_token_local)
+			n = n->rb_right;
+		else
+			return c;
+	}
+	return NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_conn_find);
 
@@ -974,7 +970,7 @@ int smc_conn_register(struct smc_link_group *lgr, struct smc_connection *conn)
 	}
 	do {
 		token = (u32)atomic_inc_return(&smc_lgr_token_cnt);
-	} while (!token || smc_conn_lookup(lgr, token));
+	} while (!token || smc_conn_find(lgr, token));
 	conn->alert_token_local = token;
 	conn->lgr = lgr;
 	smc_conn_insert(lgr, conn);
