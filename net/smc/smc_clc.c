@@ -2,9 +2,9 @@
 /*
  * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
  *
- * CLC wire helpers: buffer-size and MTU encodings, the reason-code table,
- * and header encode/decode with the per-type length rules a received
- * message must meet before anything else reads it.
+ * CLC wire helpers: the buffer-size encoding, and header encode/decode
+ * with the per-type length rules a received message must meet before
+ * anything else reads it.
  */
 
 #include <linux/errno.h>
@@ -55,147 +55,6 @@ unsigned int smc_clc_bufsize_decompress(u8 n)
 	return 1U << (n + SMC_CLC_BUF_MIN_SHIFT);
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_clc_bufsize_decompress);
-
-/**
- * smc_clc_mtu_to_bytes() - decode a CLC/LLC QP MTU value
- * @mtu: enum ib_mtu value, 1 (256) .. 5 (4096)
- *
- * Context: any context.
- * Return: the MTU in bytes, or 0 for a value outside 1..5.
- */
-unsigned int smc_clc_mtu_to_bytes(u8 mtu)
-{
-	if (mtu < SMC_CLC_MTU_256 || mtu > SMC_CLC_MTU_4096)
-		return 0;
-	return 256U << (mtu - SMC_CLC_MTU_256);
-}
-EXPORT_SYMBOL_IF_KUNIT(smc_clc_mtu_to_bytes);
-
-/**
- * smc_clc_bytes_to_mtu() - encode an MTU in bytes as a QP MTU value
- * @bytes: MTU in bytes
- *
- * Rounds down to the largest IB MTU that fits, as the IB core does.
- *
- * Context: any context.
- * Return: 1 (256) .. 5 (4096), or 0 if @bytes is below 256.
- */
-u8 smc_clc_bytes_to_mtu(unsigned int bytes)
-{
-	if (bytes < 256)
-		return 0;
-	if (bytes >= 4096)
-		return SMC_CLC_MTU_4096;
-	return ilog2(bytes) - 8 + SMC_CLC_MTU_256;
-}
-EXPORT_SYMBOL_IF_KUNIT(smc_clc_bytes_to_mtu);
-
-#define SMC_CLC_REASON(n, d) { SMC_CLC_DECL_##n, #n, d }
-
-/*
- * Every code current peers send or report.  Historical codes (Linux 4.11
- * had TIMEOUT 0x02000000, TCL 0x02040000, REPLY 0x06000000, SEND
- * 0x07000000 and INTERR 0x99990000) are deliberately absent: they are
- * opaque "unknown" codes now, and 0x03030000 means NOSMCDEV, not IPsec.
- */
-static const struct smc_clc_reason smc_clc_reasons[] = {
-	SMC_CLC_REASON(MEM, "A peer ran out of memory."),
-	SMC_CLC_REASON(TIMEOUT_CL,
-		       "The link was not confirmed (CONFIRM_LINK timed out)."),
-	SMC_CLC_REASON(TIMEOUT_AL,
-		       "A second link was not added (ADD_LINK timed out)."),
-	SMC_CLC_REASON(CNFERR, "A peer's SMC configuration is in error."),
-	SMC_CLC_REASON(PEERNOSMC,
-		       "The peer did not signal SMC in the TCP handshake."),
-	SMC_CLC_REASON(IPSEC, "The connection uses IPsec."),
-	SMC_CLC_REASON(NOSMCDEV, "There is no usable SMC-R or SMC-D device."),
-	SMC_CLC_REASON(NOSMCDDEV, "There is no usable SMC-D device."),
-	SMC_CLC_REASON(NOSMCRDEV,
-		       "There is no RDMA device for the TCP route."),
-	SMC_CLC_REASON(NOISM2SUPP, "The ISM device does not support SMC-Dv2."),
-	SMC_CLC_REASON(NOV2EXT, "The peer's proposal has no v2 extension."),
-	SMC_CLC_REASON(NOV2DEXT,
-		       "The peer's proposal has no SMC-Dv2 extension."),
-	SMC_CLC_REASON(NOSEID, "The peer sent no system EID."),
-	SMC_CLC_REASON(NOSMCD2DEV, "There is no usable SMC-Dv2 device."),
-	SMC_CLC_REASON(NOUEID, "No user EID is configured on both peers."),
-	SMC_CLC_REASON(RELEASEERR, "The peers did not agree on a release."),
-	SMC_CLC_REASON(MAXCONNERR,
-		       "The peers did not agree on connections per link group."),
-	SMC_CLC_REASON(MAXLINKERR,
-		       "The peers did not agree on links per link group."),
-	SMC_CLC_REASON(MODEUNSUPP,
-		       "The accepted mode is not one that was proposed."),
-	SMC_CLC_REASON(RMBE_EC, "The peer uses RMBE eyecatchers."),
-	SMC_CLC_REASON(OPTUNSUPP,
-		       "The socket asked for an option SMC cannot honour."),
-	SMC_CLC_REASON(DIFFPREFIX, "The peers are not in the same IP subnet."),
-	SMC_CLC_REASON(GETVLANERR, "The VLAN id of the route is unknown."),
-	SMC_CLC_REASON(ISMVLANERR,
-		       "The VLAN could not be registered on the ISM device."),
-	SMC_CLC_REASON(NOACTLINK, "The link group has no active link."),
-	SMC_CLC_REASON(NOSRVLINK,
-		       "The client cannot find the link the server chose."),
-	SMC_CLC_REASON(VERSMISMAT, "The peers have no SMC version in common."),
-	SMC_CLC_REASON(MAX_DMB, "The SMC-D buffer limit was reached."),
-	SMC_CLC_REASON(NOROUTE, "SMC-Rv2 has no route to the peer."),
-	SMC_CLC_REASON(NOINDIRECT,
-		       "SMC-Rv2 was told indirect but the route is direct."),
-	SMC_CLC_REASON(SYNCERR, "The link group is out of sync."),
-	SMC_CLC_REASON(PEERDECL, "The peer declined SMC."),
-	SMC_CLC_REASON(INTERR, "An internal error occurred."),
-	SMC_CLC_REASON(ERR_RTOK, "Handling the peer's RMB token failed."),
-	SMC_CLC_REASON(ERR_RDYLNK, "The queue pair could not be made ready."),
-	SMC_CLC_REASON(ERR_REGBUF, "A buffer could not be registered."),
-};
-
-/**
- * smc_clc_reason_find() - look up a decline/fallback reason code
- * @code: SMC_CLC_DECL_* value, host order
- *
- * Context: any context.
- * Return: the table entry, or NULL for an unknown (or historical) code.
- */
-const struct smc_clc_reason *smc_clc_reason_find(u32 code)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(smc_clc_reasons); i++)
-		if (smc_clc_reasons[i].code == code)
-			return &smc_clc_reasons[i];
-	return NULL;
-}
-EXPORT_SYMBOL_IF_KUNIT(smc_clc_reason_find);
-
-/**
- * smc_clc_reason_name() - short name of a reason code
- * @code: SMC_CLC_DECL_* value, host order
- *
- * Context: any context.
- * Return: the name, e.g. "PEERNOSMC", or "unknown"; never NULL.
- */
-const char *smc_clc_reason_name(u32 code)
-{
-	const struct smc_clc_reason *r = smc_clc_reason_find(code);
-
-	return r ? r->name : "unknown";
-}
-EXPORT_SYMBOL_IF_KUNIT(smc_clc_reason_name);
-
-/**
- * smc_clc_reason_desc() - one-sentence description of a reason code
- * @code: SMC_CLC_DECL_* value, host order
- *
- * Context: any context.
- * Return: the description; a generic sentence for unknown codes.
- */
-const char *smc_clc_reason_desc(u32 code)
-{
-	const struct smc_clc_reason *r = smc_clc_reason_find(code);
-
-	return r ? r->desc : "The reason code is not known to this kernel.";
-}
-EXPORT_SYMBOL_IF_KUNIT(smc_clc_reason_desc);
 
 /**
  * smc_clc_hdr_encode() - write a CLC header
@@ -481,18 +340,6 @@ static bool smc_clc_has_r(u8 path)
 static bool smc_clc_has_d(u8 path)
 {
 	return path == SMC_CLC_PATH_D || path == SMC_CLC_PATH_B;
-}
-
-static void smc_clc_put24(u8 *p, u32 v)
-{
-	p[0] = v >> 16;
-	p[1] = v >> 8;
-	p[2] = v;
-}
-
-static u32 smc_clc_get24(const u8 *p)
-{
-	return (p[0] << 16) | (p[1] << 8) | p[2];
 }
 
 /* where the parts of a received proposal sit; 0 means absent */
@@ -1062,13 +909,13 @@ int smc_clc_accept_encode(void *buf, size_t size,
 	memcpy(w->peer_id, a->peer_id, sizeof(w->peer_id));
 	memcpy(w->gid, a->gid, sizeof(w->gid));
 	memcpy(w->mac, a->mac, sizeof(w->mac));
-	smc_clc_put24(w->qpn, a->qpn);
+	put_unaligned_be24(a->qpn, w->qpn);
 	w->rmb_rkey = cpu_to_be32(a->rmb_rkey);
 	w->rmbe_idx = a->rmbe_idx;
 	w->rmbe_alert_token = cpu_to_be32(a->rmbe_alert_token);
 	w->size_mtu = (a->rmbe_size << 4) | a->qp_mtu;
 	w->rmb_vaddr = cpu_to_be64(a->rmb_vaddr);
-	smc_clc_put24(w->psn, a->psn);
+	put_unaligned_be24(a->psn, w->psn);
 	if (a->version == SMC_CLC_V2) {
 		v2 = (void *)(w + 1);
 		memcpy(v2->eid, a->eid, sizeof(v2->eid));
@@ -1183,14 +1030,14 @@ int smc_clc_accept_decode(const void *buf, size_t len,
 	memcpy(a->peer_id, w->peer_id, sizeof(a->peer_id));
 	memcpy(a->gid, w->gid, sizeof(a->gid));
 	memcpy(a->mac, w->mac, sizeof(a->mac));
-	a->qpn = smc_clc_get24(w->qpn);
+	a->qpn = get_unaligned_be24(w->qpn);
 	a->rmb_rkey = be32_to_cpu(w->rmb_rkey);
 	a->rmbe_idx = w->rmbe_idx;
 	a->rmbe_alert_token = be32_to_cpu(w->rmbe_alert_token);
 	a->rmbe_size = w->size_mtu >> 4;
 	a->qp_mtu = w->size_mtu & 0x0f;
 	a->rmb_vaddr = be64_to_cpu(w->rmb_vaddr);
-	a->psn = smc_clc_get24(w->psn);
+	a->psn = get_unaligned_be24(w->psn);
 	if (a->version == SMC_CLC_V1)
 		return 0;
 

@@ -126,10 +126,6 @@ enum smc_clc_path {
 #define SMC_CLC_BUF_COMP_MAX_R	15	/* largest n SMC-R sends */
 #define SMC_CLC_BUF_COMP_MAX	15	/* largest n a peer may send */
 
-/* QP MTU, as the IB enum ib_mtu */
-#define SMC_CLC_MTU_256		1
-#define SMC_CLC_MTU_4096	5
-
 /**
  * struct smc_clc_hdr - CLC common header, on the wire
  * @eyecatcher: "SMCR" or "SMCD" in EBCDIC
@@ -180,18 +176,6 @@ struct smc_clc_hdr_info {
 	u8	typev1;
 	u8	typev2;
 	bool	smcd;
-};
-
-/**
- * struct smc_clc_reason - a decline/fallback reason code
- * @code: SMC_CLC_DECL_* value
- * @name: short name without the SMC_CLC_DECL_ prefix
- * @desc: one sentence for humans
- */
-struct smc_clc_reason {
-	u32		code;
-	const char	*name;
-	const char	*desc;
 };
 
 /**
@@ -362,11 +346,6 @@ static inline void smc_clc_wire_size_check(void)
 
 u8 smc_clc_bufsize_compress(unsigned int size, u8 max);
 unsigned int smc_clc_bufsize_decompress(u8 n);
-unsigned int smc_clc_mtu_to_bytes(u8 mtu);
-u8 smc_clc_bytes_to_mtu(unsigned int bytes);
-const struct smc_clc_reason *smc_clc_reason_find(u32 code);
-const char *smc_clc_reason_name(u32 code);
-const char *smc_clc_reason_desc(u32 code);
 void smc_clc_hdr_encode(void *buf, const struct smc_clc_hdr_info *info);
 int smc_clc_hdr_decode(const void *buf, size_t len,
 		       struct smc_clc_hdr_info *info);

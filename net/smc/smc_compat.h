@@ -17,6 +17,12 @@
 #include <net/netlink.h>
 #include <net/sock.h>
 
+#ifdef SMC_HAVE_LINUX_UNALIGNED
+#include <linux/unaligned.h>
+#else	/* before 6.12 */
+#include <asm/unaligned.h>
+#endif
+
 #ifdef SMC_HAVE_KUNIT_VISIBILITY
 #include <kunit/visibility.h>
 #else	/* before 6.2 */

@@ -51,18 +51,6 @@ static void smc_llc_put16(u8 *p, u16 v, enum smc_llc_order order)
 	}
 }
 
-static u32 smc_llc_get24(const u8 *p)
-{
-	return p[0] << 16 | p[1] << 8 | p[2];
-}
-
-static void smc_llc_put24(u8 *p, u32 v)
-{
-	p[0] = v >> 16;
-	p[1] = v >> 8;
-	p[2] = v;
-}
-
 /*
  * The type bytes Linux registers a handler for; any other is dropped
  * unseen by the peer, so we report it apart from malformed messages.
@@ -140,7 +128,7 @@ static void smc_llc_decode_confirm_link(const void *buf,
 
 	memcpy(m->confirm_link.mac, cl->sender_mac, ETH_ALEN);
 	memcpy(m->confirm_link.gid, cl->sender_gid, SMC_LLC_GID_SIZE);
-	m->confirm_link.qpn = smc_llc_get24(cl->sender_qpn);
+	m->confirm_link.qpn = get_unaligned_be24(cl->sender_qpn);
 	m->confirm_link.link_num = cl->link_num;
 	m->confirm_link.link_uid = be32_to_cpu(cl->link_uid);
 	m->confirm_link.max_links = cl->max_links;
@@ -157,10 +145,10 @@ static void smc_llc_decode_add_link(const u8 *buf,
 
 	memcpy(m->add_link.mac, al->sender_mac, ETH_ALEN);
 	memcpy(m->add_link.gid, al->sender_gid, SMC_LLC_GID_SIZE);
-	m->add_link.qpn = smc_llc_get24(al->sender_qpn);
+	m->add_link.qpn = get_unaligned_be24(al->sender_qpn);
 	m->add_link.link_num = al->link_num;
 	m->add_link.qp_mtu = al->qp_mtu & 0x0f;
-	m->add_link.psn = smc_llc_get24(al->initial_psn);
+	m->add_link.psn = get_unaligned_be24(al->initial_psn);
 	if (m->flags & SMC_LLC_FLAG_ADD_LINK_REJ)
 		m->add_link.reject_reason = buf[2] & 0x0f;
 	if (m->version != SMC_LLC_V2 || m->length < SMC_LLC_ADD_LINK_V2_LEN)
@@ -367,10 +355,10 @@ static void smc_llc_encode_add_link(u8 *buf, const struct smc_llc_msg_info *m,
 
 	memcpy(al->sender_mac, m->add_link.mac, ETH_ALEN);
 	memcpy(al->sender_gid, m->add_link.gid, SMC_LLC_GID_SIZE);
-	smc_llc_put24(al->sender_qpn, m->add_link.qpn);
+	put_unaligned_be24(m->add_link.qpn, al->sender_qpn);
 	al->link_num = m->add_link.link_num;
 	al->qp_mtu = m->add_link.qp_mtu & 0x0f;
-	smc_llc_put24(al->initial_psn, m->add_link.psn);
+	put_unaligned_be24(m->add_link.psn, al->initial_psn);
 	if (m->flags & SMC_LLC_FLAG_ADD_LINK_REJ) {
 		/* byte 2 bits 3-0; in v2 on top of length_v2, as Linux does */
 		buf[2] |= m->add_link.reject_reason & 0x0f;
@@ -411,7 +399,7 @@ static void smc_llc_encode_body(u8 *buf, const struct smc_llc_msg_info *m,
 
 		memcpy(cl->sender_mac, m->confirm_link.mac, ETH_ALEN);
 		memcpy(cl->sender_gid, m->confirm_link.gid, SMC_LLC_GID_SIZE);
-		smc_llc_put24(cl->sender_qpn, m->confirm_link.qpn);
+		put_unaligned_be24(m->confirm_link.qpn, cl->sender_qpn);
 		cl->link_num = m->confirm_link.link_num;
 		cl->link_uid = cpu_to_be32(m->confirm_link.link_uid);
 		cl->max_links = m->confirm_link.max_links;
