@@ -73,8 +73,9 @@ void smc_clc_hdr_encode(void *buf, const struct smc_clc_hdr_info *info)
 	       sizeof(hdr.eyecatcher));
 	hdr.type = info->type;
 	hdr.length = cpu_to_be16(info->length);
-	hdr.flags = (info->version << 4) | ((info->typev2 & 3) << 2) |
-		    (info->typev1 & 3);
+	hdr.flags = FIELD_PREP(SMC_CLC_HDR_VERSION, info->version) |
+		    FIELD_PREP(SMC_CLC_HDR_TYPEV2, info->typev2) |
+		    FIELD_PREP(SMC_CLC_HDR_TYPEV1, info->typev1);
 	memcpy(buf, &hdr, sizeof(hdr));
 }
 EXPORT_SYMBOL_IF_KUNIT(smc_clc_hdr_encode);
@@ -134,9 +135,9 @@ int smc_clc_hdr_decode(const void *buf, size_t len,
 		return -EPROTO;
 	info->type = hdr.type;
 	info->length = be16_to_cpu(hdr.length);
-	info->version = hdr.flags >> 4;
-	info->typev2 = (hdr.flags >> 2) & 3;
-	info->typev1 = hdr.flags & 3;
+	info->version = FIELD_GET(SMC_CLC_HDR_VERSION, hdr.flags);
+	info->typev2 = FIELD_GET(SMC_CLC_HDR_TYPEV2, hdr.flags);
+	info->typev1 = FIELD_GET(SMC_CLC_HDR_TYPEV1, hdr.flags);
 	info->smcd = smcd;
 	if (info->version < SMC_CLC_V1)
 		return -EPROTO;
@@ -628,7 +629,7 @@ static void smc_clc_prop_put_v2(u8 *buf, size_t ext,
 	unsigned int i;
 
 	x->eid_cnt = p->eid_cnt;
-	x->flags = p->release << 4;
+	x->flags = FIELD_PREP(SMC_CLC_V2X_RELEASE, p->release);
 	x->feature_mask = cpu_to_be16(p->feature_mask);
 	memcpy(x + 1, p->eids, eids);
 	if (smc_clc_has_r(p->typev2)) {
@@ -693,7 +694,8 @@ int smc_clc_proposal_encode(void *buf, size_t size,
 	if (p->typev1 != SMC_CLC_PATH_N && p->ipv6_cnt > SMC_CLC_MAX_V6_PREFIX)
 		return -EINVAL;
 	if (p->typev2 != SMC_CLC_PATH_N &&
-	    (p->eid_cnt > SMC_CLC_MAX_UEID || p->release > 15))
+	    (p->eid_cnt > SMC_CLC_MAX_UEID ||
+	     p->release > FIELD_MAX(SMC_CLC_V2X_RELEASE)))
 		return -EINVAL;
 	if (smc_clc_has_d(p->typev2) && p->ism_gid_cnt > SMC_CLC_MAX_ISM_GIDS)
 		return -EINVAL;
@@ -753,7 +755,7 @@ static void smc_clc_prop_get_v2(const u8 *buf,
 
 	p->eid_cnt = x->eid_cnt;
 	memcpy(p->eids, x + 1, p->eid_cnt * SMC_CLC_EID_LEN);
-	p->release = x->flags >> 4;
+	p->release = FIELD_GET(SMC_CLC_V2X_RELEASE, x->flags);
 	memcpy(p->roce_gid, x->roce_gid, sizeof(p->roce_gid));
 	p->max_conns = x->max_conns;
 	p->max_links = x->max_links;
@@ -891,11 +893,13 @@ int smc_clc_accept_encode(void *buf, size_t size,
 	if ((a->type != SMC_CLC_ACCEPT && a->type != SMC_CLC_CONFIRM) ||
 	    (a->version != SMC_CLC_V1 && a->version != SMC_CLC_V2))
 		return -EINVAL;
-	if (a->qpn > 0xffffff || a->psn > 0xffffff || a->rmbe_size > 15 ||
-	    a->qp_mtu > 15)
+	if (a->qpn > 0xffffff || a->psn > 0xffffff ||
+	    a->rmbe_size > FIELD_MAX(SMC_CLC_ACC_RMBE_SIZE) ||
+	    a->qp_mtu > FIELD_MAX(SMC_CLC_ACC_QP_MTU))
 		return -EINVAL;
 	if (a->version == SMC_CLC_V2 && a->first_contact &&
-	    (a->os_type > 15 || a->release > 15 ||
+	    (a->os_type > FIELD_MAX(SMC_CLC_FCE_OS_TYPE) ||
+	     a->release > FIELD_MAX(SMC_CLC_FCE_RELEASE) ||
 	     (a->type == SMC_CLC_CONFIRM && a->gid_cnt > SMC_CLC_MAX_GIDS)))
 		return -EINVAL;
 	len = smc_clc_accept_len(a);
@@ -913,7 +917,8 @@ int smc_clc_accept_encode(void *buf, size_t size,
 	w->rmb_rkey = cpu_to_be32(a->rmb_rkey);
 	w->rmbe_idx = a->rmbe_idx;
 	w->rmbe_alert_token = cpu_to_be32(a->rmbe_alert_token);
-	w->size_mtu = (a->rmbe_size << 4) | a->qp_mtu;
+	w->size_mtu = FIELD_PREP(SMC_CLC_ACC_RMBE_SIZE, a->rmbe_size) |
+		      FIELD_PREP(SMC_CLC_ACC_QP_MTU, a->qp_mtu);
 	w->rmb_vaddr = cpu_to_be64(a->rmb_vaddr);
 	put_unaligned_be24(a->psn, w->psn);
 	if (a->version == SMC_CLC_V2) {
@@ -922,7 +927,9 @@ int smc_clc_accept_encode(void *buf, size_t size,
 		if (a->first_contact) {
 			fce = (void *)(v2 + 1);
 			fce->direct = a->v2_direct ? 0x80 : 0;
-			fce->os_release = (a->os_type << 4) | a->release;
+			fce->os_release =
+				FIELD_PREP(SMC_CLC_FCE_OS_TYPE, a->os_type) |
+				FIELD_PREP(SMC_CLC_FCE_RELEASE, a->release);
 			memcpy(fce->hostname, a->hostname,
 			       sizeof(fce->hostname));
 			fce->max_conns = a->max_conns;
@@ -969,7 +976,8 @@ static int smc_clc_fce_layout(const u8 *fce, size_t avail, bool confirm,
 			if (avail < forms[i] + sizeof(*gl))
 				continue;
 			/* release >= 1 means the v2.1 form */
-			if (forms[i] == SMC_CLC_FCE_LEN_V20 && (fce[1] & 0x0f))
+			if (forms[i] == SMC_CLC_FCE_LEN_V20 &&
+			    FIELD_GET(SMC_CLC_FCE_RELEASE, fce[1]))
 				continue;
 			gl = (const void *)(fce + forms[i]);
 			if (gl->gid_cnt > SMC_CLC_MAX_GIDS)
@@ -1034,8 +1042,8 @@ int smc_clc_accept_decode(const void *buf, size_t len,
 	a->rmb_rkey = be32_to_cpu(w->rmb_rkey);
 	a->rmbe_idx = w->rmbe_idx;
 	a->rmbe_alert_token = be32_to_cpu(w->rmbe_alert_token);
-	a->rmbe_size = w->size_mtu >> 4;
-	a->qp_mtu = w->size_mtu & 0x0f;
+	a->rmbe_size = FIELD_GET(SMC_CLC_ACC_RMBE_SIZE, w->size_mtu);
+	a->qp_mtu = FIELD_GET(SMC_CLC_ACC_QP_MTU, w->size_mtu);
 	a->rmb_vaddr = be64_to_cpu(w->rmb_vaddr);
 	a->psn = get_unaligned_be24(w->psn);
 	if (a->version == SMC_CLC_V1)
@@ -1052,8 +1060,8 @@ int smc_clc_accept_decode(const void *buf, size_t len,
 	if (rc)
 		return rc;
 	a->v2_direct = fce->direct & 0x80;
-	a->os_type = fce->os_release >> 4;
-	a->release = fce->os_release & 0x0f;
+	a->os_type = FIELD_GET(SMC_CLC_FCE_OS_TYPE, fce->os_release);
+	a->release = FIELD_GET(SMC_CLC_FCE_RELEASE, fce->os_release);
 	memcpy(a->hostname, fce->hostname, sizeof(a->hostname));
 	if (a->fce_len == SMC_CLC_FCE_LEN_V21) {
 		a->max_conns = fce->max_conns;
@@ -1097,7 +1105,8 @@ int smc_clc_decline_encode(void *buf, size_t size, u8 version,
 	size_t len;
 
 	smc_clc_layout_check();
-	if ((version != SMC_CLC_V1 && version != SMC_CLC_V2) || os_type > 15)
+	if ((version != SMC_CLC_V1 && version != SMC_CLC_V2) ||
+	    os_type > FIELD_MAX(SMC_CLC_DECL_OS_TYPE))
 		return -EINVAL;
 	len = version == SMC_CLC_V1 ? SMC_CLC_DECLINE_LEN_V1 :
 				      SMC_CLC_DECLINE_LEN_V2;
@@ -1110,7 +1119,7 @@ int smc_clc_decline_encode(void *buf, size_t size, u8 version,
 		memcpy(d->peer_id, peer_id, sizeof(d->peer_id));
 	d->diagnosis = cpu_to_be32(diagnosis);
 	if (version == SMC_CLC_V2)
-		d->os_type = os_type << 4;
+		d->os_type = FIELD_PREP(SMC_CLC_DECL_OS_TYPE, os_type);
 	smc_clc_trl_encode(buf, len, false);
 	return len;
 }
@@ -1150,7 +1159,7 @@ int smc_clc_decline_decode(const void *buf, size_t len,
 	d->out_of_sync = h.typev2 & (SMC_CLC_FLAG_OUT_OF_SYNC >> 2);
 	if (d->version == SMC_CLC_V1)
 		return 0;
-	d->os_type = w->os_type >> 4;
+	d->os_type = FIELD_GET(SMC_CLC_DECL_OS_TYPE, w->os_type);
 	for (i = 0; i < SMC_CLC_DECL_DIAG_V2; i++)
 		d->diagnosis_v2[i] = be32_to_cpu(w2->diagnosis_v2[i]);
 	return 0;

@@ -11,6 +11,7 @@
 #ifndef _NET_SMC_CLC_H
 #define _NET_SMC_CLC_H
 
+#include <linux/bitfield.h>
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/in6.h>
@@ -120,6 +121,22 @@ enum smc_clc_path {
 #define SMC_CLC_OS_ZOS		1
 #define SMC_CLC_OS_LINUX	2
 #define SMC_CLC_OS_AIX		3
+
+/*
+ * Fields of single bytes: the header's flags, and the bytes holding two
+ * 4-bit values (the Accept's RMBE size and QP MTU, the first-contact
+ * extension's OS type and release, the proposal's v2 release, the v2
+ * Decline's OS type)
+ */
+#define SMC_CLC_HDR_VERSION	GENMASK(7, 4)
+#define SMC_CLC_HDR_TYPEV2	GENMASK(3, 2)
+#define SMC_CLC_HDR_TYPEV1	GENMASK(1, 0)
+#define SMC_CLC_ACC_RMBE_SIZE	GENMASK(7, 4)
+#define SMC_CLC_ACC_QP_MTU	GENMASK(3, 0)
+#define SMC_CLC_FCE_OS_TYPE	GENMASK(7, 4)
+#define SMC_CLC_FCE_RELEASE	GENMASK(3, 0)
+#define SMC_CLC_V2X_RELEASE	GENMASK(7, 4)
+#define SMC_CLC_DECL_OS_TYPE	GENMASK(7, 4)
 
 /* buffer sizes: a 4-bit n stands for 16 KiB << n */
 #define SMC_CLC_BUF_MIN_SHIFT	14

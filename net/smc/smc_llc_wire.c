@@ -147,10 +147,11 @@ static void smc_llc_decode_add_link(const u8 *buf,
 	memcpy(m->add_link.gid, al->sender_gid, SMC_LLC_GID_SIZE);
 	m->add_link.qpn = get_unaligned_be24(al->sender_qpn);
 	m->add_link.link_num = al->link_num;
-	m->add_link.qp_mtu = al->qp_mtu & 0x0f;
+	m->add_link.qp_mtu = FIELD_GET(SMC_LLC_ADD_LINK_MTU, al->qp_mtu);
 	m->add_link.psn = get_unaligned_be24(al->initial_psn);
 	if (m->flags & SMC_LLC_FLAG_ADD_LINK_REJ)
-		m->add_link.reject_reason = buf[2] & 0x0f;
+		m->add_link.reject_reason =
+			FIELD_GET(SMC_LLC_ADD_LINK_REJ_REASON, buf[2]);
 	if (m->version != SMC_LLC_V2 || m->length < SMC_LLC_ADD_LINK_V2_LEN)
 		return;
 
@@ -250,8 +251,8 @@ int smc_llc_decode(const void *buf, size_t len, struct smc_llc_msg_info *m)
 	if (len < SMC_LLC_LEN)
 		return -EMSGSIZE;
 	memset(m, 0, sizeof(*m));
-	m->version = hd->type >> 4;
-	m->type = hd->type & 0x0f;
+	m->version = FIELD_GET(SMC_LLC_HDR_VERSION, hd->type);
+	m->type = FIELD_GET(SMC_LLC_HDR_TYPE, hd->type);
 	m->flags = hd->flags;
 	if (!smc_llc_type_known(m->version, m->type))
 		return -ENOMSG;
@@ -357,11 +358,12 @@ static void smc_llc_encode_add_link(u8 *buf, const struct smc_llc_msg_info *m,
 	memcpy(al->sender_gid, m->add_link.gid, SMC_LLC_GID_SIZE);
 	put_unaligned_be24(m->add_link.qpn, al->sender_qpn);
 	al->link_num = m->add_link.link_num;
-	al->qp_mtu = m->add_link.qp_mtu & 0x0f;
+	al->qp_mtu = FIELD_PREP(SMC_LLC_ADD_LINK_MTU, m->add_link.qp_mtu);
 	put_unaligned_be24(m->add_link.psn, al->initial_psn);
 	if (m->flags & SMC_LLC_FLAG_ADD_LINK_REJ) {
 		/* byte 2 bits 3-0; in v2 on top of length_v2, as Linux does */
-		buf[2] |= m->add_link.reject_reason & 0x0f;
+		buf[2] |= FIELD_PREP(SMC_LLC_ADD_LINK_REJ_REASON,
+				     m->add_link.reject_reason);
 		return;
 	}
 	if (m->version != SMC_LLC_V2 || !m->add_link.has_ext)
@@ -499,7 +501,8 @@ int smc_llc_encode(void *buf, size_t size, const struct smc_llc_msg_info *m,
 	if ((size_t)len > size)
 		return -EMSGSIZE;
 	memset(buf, 0, len);
-	hd->type = m->version << 4 | m->type;
+	hd->type = FIELD_PREP(SMC_LLC_HDR_VERSION, m->version) |
+		   FIELD_PREP(SMC_LLC_HDR_TYPE, m->type);
 	if (m->version == SMC_LLC_V1)
 		hd->length = SMC_LLC_LEN;
 	else

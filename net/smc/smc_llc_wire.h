@@ -12,6 +12,7 @@
 #ifndef _NET_SMC_LLC_WIRE_H
 #define _NET_SMC_LLC_WIRE_H
 
+#include <linux/bitfield.h>
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/if_ether.h>
@@ -53,6 +54,13 @@ enum smc_llc_type {
 #define SMC_LLC_WAIT_CLNT_FIRST	(5 * HZ / 2)
 #define SMC_LLC_FLOW_START_TIME	(20 * HZ)	/* for another flow to end */
 #define SMC_LLC_TESTLINK_TIME	(30 * HZ)	/* idle before TEST_LINK */
+
+/* byte 0, all types: the version and the type */
+#define SMC_LLC_HDR_VERSION		GENMASK(7, 4)
+#define SMC_LLC_HDR_TYPE		GENMASK(3, 0)
+/* ADD_LINK: the QP MTU's byte, and the reject reason in byte 2 */
+#define SMC_LLC_ADD_LINK_MTU		GENMASK(3, 0)
+#define SMC_LLC_ADD_LINK_REJ_REASON	GENMASK(3, 0)
 
 /* byte 3, all types */
 #define SMC_LLC_FLAG_RESP		0x80
