@@ -57,14 +57,29 @@ module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/net/smc W=$(W) modules
 endif
 
+# the module's sources only: a stock build's generated smc.mod.c must not
+# come along
+SMC_SRC = $(filter-out %.mod.c,$(wildcard net/smc/*.[ch]))
+# net/smc/Kbuild reaches these as ../../drivers/s390/pci: copied alongside
+ZPCI_DIR := drivers/s390/pci
+ZPCI_SRC = $(wildcard $(ZPCI_DIR)/*.[ch])
+
+# $(call smc_src_copy,<dir>): the module's sources copied to <dir>/net/smc
+# and the zPCI part to <dir>/drivers/s390/pci, over what a build there
+# left (module-out, module-debug and module-s390x build such a copy)
+define smc_src_copy
+	mkdir -p $(1)/net/smc $(1)/$(ZPCI_DIR)
+	cp -p net/smc/Kbuild $(SMC_SRC) $(1)/net/smc/
+	cp -p $(ZPCI_SRC) $(1)/$(ZPCI_DIR)/
+endef
+
 # The test build for $(KVER), from a copy in out/$(KVER)/net/smc, so
 # that the production build in net/smc stays: what the rig's stock
 # hosts load, for 6.12 and for Debian 12's 6.1 (make KVER=6.1 module-out).
 KVER_OUT := out/$(KVER)/net/smc
 module-out: $(ENVF)
-	rm -rf $(KVER_OUT) && mkdir -p $(KVER_OUT)
-	cp -p net/smc/Kbuild $(DEBUG_SRC) $(KVER_OUT)/
-	mkdir -p out/$(KVER)/$(ZPCI_DIR) && cp -p $(ZPCI_SRC) out/$(KVER)/$(ZPCI_DIR)/
+	rm -rf $(KVER_OUT)
+	$(call smc_src_copy,out/$(KVER))
 	. $(ENVF) && scripts/chroot-run.sh make -C $$SMC_KDIR \
 		M=/src/$(KVER_OUT) W=$(W) C=$(C) -j$(JOBS) $(TEST_HOOKS) modules
 
@@ -100,15 +115,9 @@ rxe-out:
 # that kernel once): compiled from a copy in out/debug/net/smc, so the
 # stock build in net/smc stays, and with smc_kunit.ko, the KUnit suites.
 DEBUG_OUT := out/debug/net/smc
-# the sources only: a stock build's generated smc.mod.c must not come along
-DEBUG_SRC = $(filter-out %.mod.c,$(wildcard net/smc/*.[ch]))
-# net/smc/Kbuild reaches these as ../../drivers/s390/pci: copied alongside
-ZPCI_DIR := drivers/s390/pci
-ZPCI_SRC = $(wildcard $(ZPCI_DIR)/*.[ch])
 module-debug:
-	. "$$(scripts/debug-kernel.sh)" && mkdir -p $(DEBUG_OUT) && \
-	cp -p net/smc/Kbuild $(DEBUG_SRC) $(DEBUG_OUT)/ && \
-	mkdir -p out/debug/$(ZPCI_DIR) && cp -p $(ZPCI_SRC) out/debug/$(ZPCI_DIR)/ && \
+	$(call smc_src_copy,out/debug)
+	. "$$(scripts/debug-kernel.sh)" && \
 	CHROOT_BIND=$$SMC_DEBUG_DIR scripts/chroot-run.sh make -C $$SMC_KDIR \
 		M=/src/$(DEBUG_OUT) W=$(W) CONFIG_SMC_KUNIT_TEST=m \
 		-j$(JOBS) $(TEST_HOOKS) modules
@@ -145,10 +154,8 @@ setup-s390x:
 	SMC_ARCH=s390x scripts/setup.sh >/dev/null
 
 module-s390x: setup-s390x
-	rm -rf $(S390X_SRC)/net && mkdir -p $(S390X_SRC)/net/smc $(S390X_OVL)/net/smc
-	cp -p net/smc/Kbuild $(DEBUG_SRC) $(S390X_SRC)/net/smc/
-	rm -rf $(S390X_SRC)/drivers && mkdir -p $(S390X_SRC)/$(ZPCI_DIR)
-	cp -p $(ZPCI_SRC) $(S390X_SRC)/$(ZPCI_DIR)/
+	rm -rf $(S390X_SRC)/net $(S390X_SRC)/drivers && mkdir -p $(S390X_OVL)/net/smc
+	$(call smc_src_copy,$(S390X_SRC))
 	$(S390X_ENV) && scripts/chroot-run.sh make -C $$SMC_KDIR \
 		M=/src/$(S390X_SRC)/net/smc ARCH=$$SMC_KARCH \
 		CROSS_COMPILE=$$SMC_CROSS W=$(W) C=$(C) -j$(JOBS) $(TEST_HOOKS) modules
