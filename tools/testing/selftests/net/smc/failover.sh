@@ -317,9 +317,11 @@ cdc_faults()
 # failure counts a failover and a link down by its cause (the port or
 # a failed send on it, the device, or the GID), and the other host a
 # link down by any cause (the peer's DELETE_LINK, or its own QP's
-# retries if they end first).  On the stock kernel no connection waits
-# for data longer than FAIL_GAP_MS (failover brief F2: the failure's
-# event, the switch and the rewrite; 0.2-0.4 s on the rig).  A silent
+# retries if they end first).  On the stock x86_64 pair no connection
+# waits for data longer than FAIL_GAP_MS (failover brief F2: the
+# failure's event, the switch and the rewrite; 0.2-0.4 s on the rig);
+# the repeats (SECONDARY) only report it: against the distro module on
+# an s390x host, which QEMU emulates, it was 4.6-5.9 s.  A silent
 # break (tc-in, tc-ack) must not stall one longer than SILENT_GAP_MS,
 # and the retries of a
 # second link start (silent_back).  tc-ack: the failing host breaks the
@@ -339,7 +341,8 @@ link_fails()
 	[ "$3" = tc-ack ] && fail+=(--fail-sent)
 	case $3 in
 	tc-*) args+=(--max-gap "$SILENT_GAP_MS") ;;
-	*) [ -n "${SMC_SELFTEST_QUICK:-}" ] || args+=(--max-gap "$FAIL_GAP_MS") ;;
+	*) [ -n "${SMC_SELFTEST_QUICK:-}${SMC_SELFTEST_SECONDARY:-}" ] ||
+		args+=(--max-gap "$FAIL_GAP_MS") ;;
 	esac
 	# the debug kernel: see at FAIL_SIZE below
 	if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
