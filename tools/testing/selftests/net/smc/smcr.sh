@@ -167,12 +167,30 @@ run_burst()
 	run_case "$@"
 	rc=$?
 	smc_lib_on "$1" "[ ! -e $delay ] || echo 0 >$delay"
-	[ "$rc" = 0 ] || return 1
+	[ "$rc" = 0 ] || { burst_diag; return 1; }
 	l1=$(smcr_successes local) && p1=$(smcr_successes peer) || return 1
 	echo "SMC-R successes here: $l0 -> $l1, on the peer: $p0 -> $p1"
 	[ "$l1" -eq $((l0 + 101)) ] && [ "$p1" -eq $((p0 + 101)) ] && return 0
 	echo "FAIL not all 101 connections counted as SMC-R on both hosts"
 	return 1
+}
+
+# burst_diag: what each host saw when a burst failed, which a rare
+# failure must leave in the log: its SMC handshake errors and fallbacks,
+# the TCP resets and listen drops, and the end of its kernel log
+# shellcheck disable=SC2317 # called from run_burst
+burst_diag()
+{
+	local h
+
+	for h in local peer; do
+		echo "-- $h host after the burst:"
+		smc_lib_on "$h" "$(smc_lib_q "$SMCR_TOOL" stats) 2>&1;
+			nstat -az TcpEstabResets TcpOutRsts TcpExtListenDrops \
+				TcpExtListenOverflows TcpExtTCPAbortOnData \
+				TcpExtTCPAbortOnClose 2>&1 | tail -n +2;
+			dmesg | tail -n 8" | sed 's/^/  /'
+	done
 }
 
 # fallbacks <local|peer> <client|server> <code>: fallbacks for that
