@@ -208,17 +208,30 @@ demo:
 
 # Long runs that make check leaves out, on the rig with the test build
 # of the module: tools/testing/selftests/net/smc/smcr_soak.sh, then
-# failover.sh with SOAK_FLAPS link flaps instead of make check's 4.
-# SOAK_TIMEOUT bounds the rig run in seconds.
+# failover.sh with SOAK_FLAPS link flaps instead of make check's 4; then
+# failover.sh's quick set on the debug kernel (host A: KASAN, lockdep,
+# kmemleak scans) with SOAK_DEBUG_FLAPS flaps instead of make check's 2.
+# SOAK_TIMEOUT bounds each rig run in seconds.
 SOAK_TIMEOUT ?= 3600
 SOAK_FLAPS ?= 100
-soak: module-out tools rxe-out
+SOAK_DEBUG_FLAPS ?= 20
+soak: module-out tools rxe-out module-debug rxe-debug
+	t=$$(date -u +%Y%m%d-%H%M%S); \
 	scripts/rig/rig.sh run --timeout $(SOAK_TIMEOUT) \
-		--out out/soak-$$(date -u +%Y%m%d-%H%M%S) -- \
+		--out out/soak-$$t -- \
 		'export SMC_SELFTEST_EXPECT_ALL=1; \
 		tools/testing/selftests/net/smc/smcr_soak.sh; rc=$$?; \
 		SMC_FAILOVER_FLAPS=$(SOAK_FLAPS) \
-		tools/testing/selftests/net/smc/failover.sh || rc=1; exit $$rc'
+		tools/testing/selftests/net/smc/failover.sh || rc=1; exit $$rc'; \
+	rc=$$?; \
+	scripts/rig/rig.sh run --kernel A=debug --timeout $(SOAK_TIMEOUT) \
+		--out out/soak-$$t-debug -- \
+		'SMC_SELFTEST_EXPECT_ALL=1 SMC_SELFTEST_QUICK=1 \
+		SMC_FAILOVER_FLAPS=$(SOAK_DEBUG_FLAPS) \
+		kselftest_override_timeout=$$(($(SOAK_TIMEOUT) - 300)) \
+		make -s -C tools/testing/selftests/net/smc run_tests \
+		TEST_PROGS=failover.sh' || rc=1; \
+	exit $$rc
 
 # The benchmark (Documentation/networking/smc-bench.rst): the module, the
 # tools and the workload generator, then one rig run; results land in

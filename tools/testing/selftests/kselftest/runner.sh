@@ -22,6 +22,8 @@ if [ -f settings ]; then
 	t=$(sed -n 's/^timeout=\([0-9]*\)$/\1/p' settings)
 	[ -n "$t" ] && timeout=$t
 fi
+# as upstream's run_kselftest.sh --override-timeout: long runs (make soak)
+[ -n "${kselftest_override_timeout:-}" ] && timeout=$kselftest_override_timeout
 
 kmemleak=/sys/kernel/debug/kmemleak
 kmemleak_new() {	# print what a fresh scan finds ("# " lines), then forget it

@@ -256,7 +256,7 @@ failovers()
 fail_cause()
 {
 	case $1 in
-	down) echo "port wr_error" ;;
+	down | down1) echo "port wr_error" ;;
 	rdma-del) echo device ;;
 	addr-del) echo gid ;;
 	vlan-down) echo "gid wr_error" ;;
@@ -273,6 +273,7 @@ fail_cmd()
 {
 	case $1 in
 	down) echo "ip link set dev net2 down" ;;
+	down1) echo "ip link set dev net1 down" ;;
 	rdma-del) echo "rdma link delete rxe2" ;;
 	addr-del) echo "ip addr del $(path2_addr "$2")/24 dev net2" ;;
 	vlan-down) echo "ip link set dev net2.$VLAN_ID down" ;;
@@ -363,7 +364,9 @@ link_fails()
 	by_any=$(smc_lib_down_count "$oh" all)
 	faults_l=$(cdc_faults local)
 	faults_p=$(cdc_faults peer)
-	rewrite=$(smc_lib_fo_count "$fh" conns_rewrite)
+	case $3 in
+	tc-ack) rewrite=$(smc_lib_fo_count "$fh" conns_rewrite) ;;
+	esac
 	case $3 in
 	tc-*) echo "$(smc_lib_fo_count local link_add_retries) $(smc_lib_fo_count peer link_add_retries)" \
 		>"$RES.retries" ;;
@@ -425,7 +428,7 @@ recovers()
 	local h=$1
 
 	shift
-	heal "$h" && symmetric_again 10 "$@"
+	heal "$h" && symmetric_again "$RECOVER_S" "$@"
 }
 
 # symmetric_again <seconds> <SERV|CLNT>...: as recovers, once the path
@@ -730,6 +733,64 @@ vlan_gone()
 # soak (smcr_soak.sh) runs 100.
 FLAPS=${SMC_FAILOVER_FLAPS:-4}
 
+# same_group <client group> <group_ends here> <group_ends on the peer>:
+# after the flaps, no group ended on either host and the client group
+# is the one from the start
+same_group()
+{
+	local rc=0
+
+	smc_lib_fo_show
+	if [ "$(smc_lib_fo_count local group_ends)" != "$2" ] ||
+		[ "$(smc_lib_fo_count peer group_ends)" != "$3" ]; then
+		echo "FAIL a group ended during the flaps"
+		rc=1
+	fi
+	smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup show)" |
+		grep -q "$1" || {
+		echo "FAIL the client group is not the one from the start ($1)"
+		rc=1
+	}
+	return "$rc"
+}
+
+# flaps_each <n>: the flaps on the debug kernel (QUICK), where a data
+# rate of 0.7 MB/s and 10-40 s per flap leave no transfer size that
+# outlasts them all and ends in time: each flap has verified transfers
+# of its own (link_fails: a quarter into the answers the client's net2,
+# then net1, goes down, every byte arrives, the groups end SINGLE), and
+# the path comes back (recovers).  The group is the one from the start
+# and none ended on either host.
+flaps_each()
+{
+	local n=$1 i k lgr ends_l ends_p keep rc=0 t0
+
+	keep=$(sysctl -n net.ipv6.conf.net1.keep_addr_on_down \
+		net.ipv6.conf.net2.keep_addr_on_down | tr '\n' ' ')
+	keep_addr "1 1" || return 1
+	lgr=$(smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup show)" |
+		grep -o '"lgr_id":"[0-9a-f]*","role":"CLNT","type":"SYM"')
+	[ -n "$lgr" ] || { echo "FAIL no SYMMETRIC client group to start"; keep_addr "$keep"; return 1; }
+	ends_l=$(smc_lib_fo_count local group_ends)
+	ends_p=$(smc_lib_fo_count peer group_ends)
+	for ((i = 1; i <= n; i++)); do
+		k=$((i % 2 ? 2 : 1))
+		t0=$(smc_lib_now_ms)
+		if [ "$k" = 2 ]; then
+			link_fails peer local down >"$RES.flap" 2>&1
+		else
+			link_fails peer local down1 >"$RES.flap" 2>&1
+		fi || { cat "$RES.flap"; echo "FAIL flap $i (net$k)"; rc=1; break; }
+		recovers local CLNT >"$RES.flap" 2>&1 ||
+			{ cat "$RES.flap"; echo "FAIL flap $i: net$k back"; rc=1; break; }
+		echo "flap $i net$k: failed over and back in $(($(smc_lib_now_ms) - t0)) ms"
+	done
+	rm -f "$RES.flap"
+	keep_addr "$keep"
+	same_group "$lgr" "$ends_l" "$ends_p" || rc=1
+	return "$rc"
+}
+
 # two_link_ids: our connections here use two links
 two_link_ids()
 {
@@ -788,22 +849,13 @@ flaps()
 		sed 's/^/  server: /'
 	[ "${PIPESTATUS[0]}" = 0 ] || { echo "FAIL server"; rc=1; }
 	keep_addr "$keep"
-	smc_lib_fo_show
-	if [ "$(smc_lib_fo_count local group_ends)" != "$ends_l" ] ||
-		[ "$(smc_lib_fo_count peer group_ends)" != "$ends_p" ]; then
-		echo "FAIL a group ended during the flaps"
-		rc=1
-	fi
-	smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup show)" |
-		grep -q "$lgr" || {
-		echo "FAIL the client group is not the one from the start ($lgr)"
-		rc=1
-	}
+	same_group "$lgr" "$ends_l" "$ends_p" || rc=1
 	return "$rc"
 }
 
 FAIL_SIZE=4194304
 FAIL_GAP_MS=2000
+RECOVER_S=10
 # On the debug kernel (SMC_SELFTEST_QUICK) under TCG, "rdma link delete"
 # takes 8-24 s in the RDMA core (our remove callback 0.1 s of it), and a
 # handshake under way then may miss the client's CLC wait (6 s, connect
@@ -819,13 +871,19 @@ FAIL_GAP_MS=2000
 # pair's case, and the QPs retry longer (slow_qps).
 if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
 	FAIL_SIZE=1048576
-	smc_lib_plan 5
+	RECOVER_S=30
+	FLAPS=${SMC_FAILOVER_FLAPS:-2}
+	smc_lib_plan 7
 	smc_lib_run "net2 holds an address in net1's subnet on both hosts" topology
 	smc_lib_run "ours on both hosts: SYMMETRIC within 5 s" again ours local
 	smc_lib_run "ours/ours: the server's net2 goes down mid-transfer, all verified on link 1" \
 		link_fails local local down
 	smc_lib_run "ours/ours: the server's net2 back, SYMMETRIC again" \
 		recovers local SERV
+	smc_lib_run "ours/ours, the server on the peer: SYMMETRIC within 5 s" \
+		first_contact_symmetric peer
+	smc_lib_run "ours/ours: $FLAPS flaps of the client's net2 and net1 in turn, each under verified transfers, one group throughout" \
+		flaps_each "$FLAPS"
 	smc_lib_run "both paths back" heal_both
 	smc_lib_exit
 fi
