@@ -893,7 +893,8 @@ int smc_clc_accept_encode(void *buf, size_t size,
 	if ((a->type != SMC_CLC_ACCEPT && a->type != SMC_CLC_CONFIRM) ||
 	    (a->version != SMC_CLC_V1 && a->version != SMC_CLC_V2))
 		return -EINVAL;
-	if (a->qpn > 0xffffff || a->psn > 0xffffff ||
+	if (a->qpn > FIELD_MAX(SMC_CLC_ACC_QPN) ||
+	    a->psn > FIELD_MAX(SMC_CLC_ACC_PSN) ||
 	    a->rmbe_size > FIELD_MAX(SMC_CLC_ACC_RMBE_SIZE) ||
 	    a->qp_mtu > FIELD_MAX(SMC_CLC_ACC_QP_MTU))
 		return -EINVAL;

@@ -460,7 +460,7 @@ static void smc_hs_our_end(struct smc_sock *smc, struct smc_conn_setup *cs,
 	a->psn = lnk->wr.psn;
 	if (type == SMC_CLC_CONFIRM && !cs->first_contact &&
 	    smc_test_confirm_foreign_qpn())
-		a->qpn = (a->qpn + 1) & 0xffffff;
+		a->qpn = (a->qpn + 1) & SMC_WR_QPN_MASK;
 	if (cs->version != SMC_CLC_V2)
 		return;
 	memcpy(a->eid, cs->eid, SMC_CLC_EID_LEN);

@@ -681,8 +681,8 @@ EXPORT_SYMBOL_IF_KUNIT(smc_lgr_link_init);
 void smc_lgr_link_set_peer(struct smc_lgr_link *lnk, u32 qpn, u32 psn,
 			   const u8 *gid, const u8 *mac, u8 mtu)
 {
-	lnk->peer_qpn = qpn & 0xffffff;
-	lnk->peer_psn = psn & 0xffffff;
+	lnk->peer_qpn = qpn & SMC_WR_QPN_MASK;
+	lnk->peer_psn = psn & SMC_WR_PSN_MASK;
 	memcpy(lnk->peer_gid, gid, SMC_GID_SIZE);
 	ether_addr_copy(lnk->peer_mac, mac);
 	lnk->path_mtu = mtu;

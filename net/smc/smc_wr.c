@@ -619,7 +619,7 @@ static int smc_wr_modify_rtr(struct smc_link *lnk, struct ib_qp *qp,
 		.qp_state = IB_QPS_RTR,
 		.path_mtu = peer->path_mtu,
 		.dest_qp_num = peer->qpn,
-		.rq_psn = peer->psn & 0xffffff,
+		.rq_psn = peer->psn & SMC_WR_PSN_MASK,
 		.max_dest_rd_atomic = 1,
 		.min_rnr_timer = SMC_WR_QP_MIN_RNR_TIMER,
 	};
@@ -1195,7 +1195,7 @@ int smc_wr_link_create(struct smc_link *lnk,
 	lnk->ops = p->ops;
 	lnk->send_cnt = p->send_cnt ?: SMC_WR_SEND_CNT_DEF;
 	lnk->recv_cnt = p->recv_cnt ?: SMC_WR_RECV_CNT_DEF;
-	lnk->psn = get_random_u32() & 0xffffff;
+	lnk->psn = get_random_u32() & SMC_WR_PSN_MASK;
 	lnk->qp_state = SMC_WR_QP_RESET;
 	atomic_set(&lnk->wr_pending, 1);	/* the link's own count */
 	init_waitqueue_head(&lnk->tx_wait);

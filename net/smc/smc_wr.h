@@ -17,6 +17,7 @@
 #define _NET_SMC_WR_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/if_ether.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
@@ -32,6 +33,9 @@
 #define SMC_WR_RECV_CNT_MAX	8192
 #define SMC_WR_SEND_WAIT	(10 * HZ)	/* wait for a free slot */
 #define SMC_WR_REG_MR_WAIT	(5 * HZ)	/* IB_WR_REG_MR completion */
+/* QP numbers and packet sequence numbers are 24 bits wide in IB */
+#define SMC_WR_QPN_MASK		GENMASK(23, 0)
+#define SMC_WR_PSN_MASK		GENMASK(23, 0)
 #define SMC_WR_DRAIN_WAIT	(5 * HZ)	/* flush of all WRs at teardown */
 
 /* first byte of a received message */
