@@ -7,8 +7,8 @@
  * Soft-RoCE device rxe1: two link groups with a link each (two for the
  * failover case), the links connected to each other, and one connection
  * per side set up by hand as CLC would (RMB registered, rtoken and
- * tokens exchanged).  Without the device the suite fails: on the rig it
- * always exists (scripts/rig/kunit.sh).
+ * tokens exchanged).  Without the device the suite skips, or fails
+ * under the rig's need_rdma=1 (smc_kunit_rdma.c).
  */
 
 #include <kunit/test.h>
@@ -25,6 +25,7 @@
 
 #include "smc_bufsize.h"
 #include "smc_data.h"
+#include "smc_kunit.h"
 #include "smc_lgr.h"
 
 #define DT_DEV		"rxe1"
@@ -283,9 +284,7 @@ static int dt_init(struct kunit *test)
 	kref_init(&c->a->ref);
 	kref_init(&c->b->ref);
 	test->priv = c;
-	c->dev = ib_device_get_by_name(DT_DEV, RDMA_DRIVER_UNKNOWN);
-	/* not a skip: the rig always has rxe1 (scripts/rig/kunit.sh) */
-	KUNIT_ASSERT_NOT_NULL_MSG(test, c->dev, "no RDMA device " DT_DEV);
+	c->dev = smc_kunit_rdma_dev(test, DT_DEV);
 	KUNIT_ASSERT_EQ_MSG(test, dt_find_gid(c->dev, &c->sgid_index), 0,
 			    "no RoCEv2 IPv4 GID on " DT_DEV);
 	KUNIT_ASSERT_EQ(test, ib_query_port(c->dev, DT_PORT, &pattr), 0);

@@ -6,7 +6,8 @@
  * on the rig's Soft-RoCE device rxe1: a server and a client link group
  * in init_net, one link each, connected to each other on the same port
  * the way CLC would connect them, then confirmed over LLC.  Without the
- * device the suite fails: on the rig it always exists.
+ * device the suite skips, or fails under the rig's need_rdma=1
+ * (smc_kunit_rdma.c).
  */
 
 #include <kunit/test.h>
@@ -20,6 +21,7 @@
 
 #include "smc_bufsize.h"
 #include "smc_clc.h"
+#include "smc_kunit.h"
 #include "smc_lgr.h"
 #include "smc_test_hooks.h"
 
@@ -99,9 +101,7 @@ static int lgrt_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	INIT_WORK(&c->clnt_work, lgrt_clnt_confirm);
 	test->priv = c;
-	dev = ib_device_get_by_name(LGRT_DEV, RDMA_DRIVER_UNKNOWN);
-	/* not a skip: the rig always has rxe1 (scripts/rig/kunit.sh) */
-	KUNIT_ASSERT_NOT_NULL_MSG(test, dev, "no RDMA device " LGRT_DEV);
+	dev = smc_kunit_rdma_dev(test, LGRT_DEV);
 	rc = lgrt_find_gid(dev, gid);
 	ib_device_put(dev);
 	KUNIT_ASSERT_EQ_MSG(test, rc, 0, "no RoCEv2 IPv4 GID on " LGRT_DEV);

@@ -12,6 +12,8 @@
 #include <linux/in.h>
 #include <linux/module.h>
 #include <linux/net.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
@@ -24,6 +26,22 @@ struct lht_ctx {
 	struct sockaddr_in addr;
 };
 
+/*
+ * Loopback is up wherever userspace runs; where it does not (a kernel
+ * that kunit.py boots runs its suites before any init), raise it.
+ */
+static int lht_loopback_up(void)
+{
+	struct net_device *lo = init_net.loopback_dev;
+	int rc = 0;
+
+	rtnl_lock();
+	if (!(lo->flags & IFF_UP))
+		rc = dev_change_flags(lo, lo->flags | IFF_UP, NULL);
+	rtnl_unlock();
+	return rc;
+}
+
 static int lht_init(struct kunit *test)
 {
 	struct lht_ctx *x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
@@ -32,6 +50,9 @@ static int lht_init(struct kunit *test)
 
 	if (!x)
 		return -ENOMEM;
+	rc = lht_loopback_up();
+	if (rc)
+		return rc;
 	x->clients = kunit_kcalloc(test, max, sizeof(*x->clients), GFP_KERNEL);
 	if (!x->clients)
 		return -ENOMEM;

@@ -55,7 +55,7 @@ if [ -w "$kmemleak" ]; then
 	echo clear >"$kmemleak"
 fi
 insmod "$ours/smc.ko" || fail "insmod $ours/smc.ko"
-insmod "$ours/smc_kunit.ko" || fail "insmod $ours/smc_kunit.ko"
+insmod "$ours/smc_kunit.ko" need_rdma=1 || fail "insmod $ours/smc_kunit.ko"
 
 suites=()
 for d in "$kunit"/smc_*; do
