@@ -64,7 +64,7 @@ static void smc_close_state_table(struct kunit *test)
 /* flags other than these two (the abort, pending CDC) change nothing */
 static void smc_close_state_other_flags(struct kunit *test)
 {
-	u8 other = (u8)~(DW | CL);
+	u8 other = U8_MAX & ~(DW | CL);
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(closet_cases); i++) {

@@ -968,4 +968,3 @@ void smc_llc_flow_work(struct work_struct *work)
 	}
 	mutex_unlock(&lgr->llc_flow_lock);
 }
-
