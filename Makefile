@@ -16,6 +16,11 @@
 #   make rxe-out    rdma_rxe.ko for $(KVER)'s amd64 hosts with the fixes
 #                   the distro smc.ko's SMC-R needs, in out/$(KVER)/rxe
 #   make check      run every test on the QEMU rig (see README.md)
+#   make deb        Debian 13 packages smc-r-dkms and smc-r-tools in
+#                   out/deb (make deb-test installs and tries them)
+#   make intree     build the tree overlaid on linux-source-6.12 with
+#                   SMC=m and =y (x86_64, s390), run kunit.py there and
+#                   write a patch series, in out/intree (scripts/intree.sh)
 #   make demo       boot two hosts and show an AF_SMC application
 #   make bench      benchmark TCP, our SMC-R, the distro's SMC-R, rsocket
 #                   and raw RDMA on the rig (QUICK=1: a few minutes)
@@ -38,7 +43,7 @@ JOBS ?= $(shell nproc)
 # (and so "make install") builds the module a user runs, without them
 TEST_HOOKS := CONFIG_SMC_TEST_HOOKS=y
 
-.PHONY: all setup setup-s390x module module-out module-debug module-s390x rxe-s390x rxe-out rxe-debug tools tools-s390x check check-full demo soak install clean checkpatch bench
+.PHONY: intree deb deb-test all setup setup-s390x module module-out module-debug module-s390x rxe-s390x rxe-out rxe-debug tools tools-s390x check check-full demo soak install clean checkpatch bench
 
 all: module tools
 
@@ -244,6 +249,16 @@ bench: module tools
 
 checkpatch: $(ENVF)
 	scripts/checkpatch.sh
+
+intree:
+	scripts/intree.sh
+
+# Debian 13 packages in out/deb, and their install test (scripts/deb.sh)
+deb:
+	scripts/deb.sh build
+
+deb-test:
+	scripts/deb.sh test
 
 # Install into the running kernel's (or KREL's) module tree; the distro
 # module stays in kernel/net/smc, ours in updates/ takes precedence.

@@ -7,6 +7,13 @@
 #   2. static gates: W=1 C=1 build without warnings, the same for the s390x
 #      cross build (module and tools) and for Debian 12's 6.1 on amd64 and
 #      s390x, checkpatch --strict, kernel-doc and the shell linter;
+#   2a. "intree": scripts/intree.sh overlays the project onto Debian 13's
+#      linux-source-6.12 and builds it there with Kbuild and Kconfig
+#      (SMC=m and =y, x86_64 and s390, W=1 C=1), runs kunit.py with
+#      net/smc/.kunitconfig, which builds a whole x86_64 kernel with
+#      SMC=y and boots it in QEMU (every suite passes but the three that
+#      need Soft-RoCE, which skip), and writes the overlay as a patch series against the base
+#      that checkpatch --strict accepts;
 #   3. the rig's splat detector must fail a run whose kernel WARNs
 #      (smc/inject_warn), and pass the same boot without it;
 #   4. the selftests on the two-host rig (ours on both hosts, interop with
@@ -20,7 +27,13 @@
 #      s390x host B, our module on both and the distro one on B, the
 #      netlink test between two s390x hosts, and the zPCI PNETID test on
 #      one s390x host with a QEMU zpci function;
-#   4c. "bench": the benchmark harness in its smoke mode (make bench
+#   4c. "deb": scripts/deb.sh builds the Debian packages (smc-r-dkms,
+#      smc-r-tools; lintian must find no error), installs them into a
+#      copy-on-write view of the Debian 13 build chroot, where DKMS
+#      builds the module into updates/dkms, boots two rig hosts with that
+#      module for an SMC-R data test (installed.sh), and removes the
+#      packages, after which modprobe must find the distro module again;
+#   4d. "bench": the benchmark harness in its smoke mode (make bench
 #      BENCH_SMOKE=1, about 1 minute): it must write results.md,
 #      results.json and a chart, and every SMC cell must be SMC-R; the
 #      numbers themselves are not judged;
@@ -35,7 +48,7 @@
 #      and namespace tests).
 #
 # Output is KTAP; the last line is "N passed, N failed".
-# CHECK_ONLY="static rig selftests 6.1 s390x bench debug" picks parts (default:
+# CHECK_ONLY="static intree rig selftests deb 6.1 s390x bench debug" picks parts (default:
 # all).  CHECK_FULL=1 (make check-full) runs in 4a, 4b and 5 also the
 # tests that the stock run covers and make check leaves out there to fit
 # the CI budget.
@@ -45,7 +58,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 KVER=${KVER:-6.12}
 export KVER
-parts=${CHECK_ONLY:-static rig selftests 6.1 s390x bench debug}
+parts=${CHECK_ONLY:-static intree rig selftests deb 6.1 s390x bench debug}
 logdir=$top/out/check-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$logdir"
 
@@ -189,6 +202,27 @@ if [[ " $parts " == *" static "* ]]; then
 	result $rc "checkpatch --strict, kernel-doc and shellcheck are clean" $(($(ms) - t))
 fi
 
+# -- in tree: the overlay on linux-source-6.12 --------------------------------------
+# script_part <name> <label>: scripts/<name>.sh, whose "[<name>]" lines
+# sum it up, or the end of its log when it failed
+script_part() {
+	local t rc
+
+	t=$(ms)
+	"$top/scripts/$1.sh" >"$logdir/$1.log" 2>&1
+	rc=$?
+	if [ $rc = 0 ]; then
+		grep "^\[$1\]" "$logdir/$1.log" | indent
+	else
+		tail -n 40 "$logdir/$1.log" | indent
+	fi
+	result $rc "$2" $(($(ms) - t))
+}
+
+if [[ " $parts " == *" intree "* ]]; then
+	script_part intree "in tree on linux-source-6.12: SMC=m and =y for x86_64 and s390 with W=1 C=1, kunit.py on QEMU, a patch series checkpatch --strict accepts"
+fi
+
 if [ "$built" != 0 ]; then
 	echo "1..$n"
 	echo "$pass passed, $fail failed"
@@ -199,7 +233,7 @@ fi
 # rig.sh loads out/6.12/rxe/rdma_rxe.ko (scripts/rig/rxe/): with the
 # stock rxe the distro smc.ko loses links under load, and smcr_scale.sh
 # skips those cases, which fails here
-if [[ " $parts " =~ \ (rig|selftests|bench)\  ]]; then
+if [[ " $parts " =~ \ (rig|selftests|deb|bench)\  ]]; then
 	t=$(ms)
 	make -s rxe-out >"$logdir/build-rxe.log" 2>&1
 	rc=$?
@@ -254,6 +288,11 @@ run_selftests() {
 if [[ " $parts " == *" selftests "* ]]; then
 	run_selftests stock selftests \
 		"selftests on the two-host rig (rig and kernel console clean)"
+fi
+
+# -- the Debian packages: build, install with DKMS, run, remove ------------------
+if [[ " $parts " == *" deb "* ]]; then
+	script_part deb "make deb: smc-r-dkms and smc-r-tools lintian-clean; in a Debian 13 root DKMS builds the module into updates/dkms, two rig hosts move verified SMC-R data with it, and removal brings back the distro module"
 fi
 
 # -- Debian 12's 6.1: both hosts boot it, with our 6.1 build ------------------
