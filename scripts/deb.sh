@@ -220,7 +220,7 @@ Recommends: smc-r-dkms" \
  which this package replaces."
 }
 
-# build <stage> <deb>: dpkg-deb, then lintian, whose errors fail the build
+# pack <stage> <deb>: dpkg-deb, then lintian, whose errors fail the build
 pack() {
 	local out=$res/$2 l
 

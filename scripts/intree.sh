@@ -14,8 +14,8 @@
 # with SMC=y from net/smc/.kunitconfig and boots it in QEMU.
 #
 # Then the overlay as a git format-patch series against the base, which
-# checkpatch --strict must accept.  Each arch keeps its build tree under
-# $SMC_CACHE/intree/<key>/ (key: the tarball), so a warm run only
+# checkpatch --strict must accept.  Each configuration keeps its build
+# tree under $SMC_CACHE/intree/<key>/ (key: the tarball), so a warm run only
 # rebuilds what changed: about 3 minutes, a cold one about 15.
 #
 #   scripts/intree.sh [build] [kunit] [series]    all by default
@@ -64,15 +64,24 @@ overlay_files() {
 }
 
 # the pristine base, extracted once; the overlay then follows this tree
-# file by file, so that make sees only what changed since the last run
+# file by file, so that make sees only what changed since the last run.
+# $dir/base keeps upstream's version of every path the series touches.
 extract() {
+	local f
+
 	[ -e "$dir/.extracted" ] && return 0
 	log "extracting $tarball"
 	rm -rf "$dir"
-	mkdir -p "$tree"
+	mkdir -p "$tree" "$dir/base"
 	tar -xJf "$tarball" -C "$tree" --strip-components=1
 	# upstream's implementation, which the overlay replaces
 	find "$tree/net/smc" -type f | sed "s|^$tree/||" | sort >"$dir/base-smc-files"
+	{ cat "$dir/base-smc-files"; overlay_files; echo net/Kconfig; echo net/Makefile; } |
+		sort -u | while read -r f; do
+		[ -f "$tree/$f" ] || continue
+		mkdir -p "$(dirname "$dir/base/$f")"
+		cp "$tree/$f" "$dir/base/$f"
+	done
 	touch "$dir/.extracted"
 }
 
@@ -216,12 +225,7 @@ series() {
 	git -C "$g" config user.name "smc-r intree"
 	git -C "$g" config user.email "smc-r@localhost"
 	# the base: upstream's versions of every path a patch touches
-	{ cat "$dir/base-smc-files"; overlay_files; echo net/Kconfig; echo net/Makefile; } |
-		sort -u | while read -r f; do
-		[ -f "$dir/base/$f" ] || continue
-		mkdir -p "$(dirname "$g/$f")"
-		cp "$dir/base/$f" "$g/$f"
-	done
+	cp -a "$dir/base/." "$g/"
 	git -C "$g" add -A
 	git -C "$g" commit -q -m "base: linux-source-$KVER"
 
@@ -307,18 +311,6 @@ commit() {
 
 steps=${*:-build kunit series}
 extract
-if [ ! -e "$dir/base/.done" ]; then
-	# the base's own files the series diffs against
-	rm -rf "$dir/base"
-	mkdir -p "$dir/base"
-	{ cat "$dir/base-smc-files"; overlay_files; echo net/Kconfig; echo net/Makefile; } |
-		sort -u | while read -r f; do
-		[ -f "$tree/$f" ] || continue
-		mkdir -p "$(dirname "$dir/base/$f")"
-		cp "$tree/$f" "$dir/base/$f"
-	done
-	touch "$dir/base/.done"
-fi
 overlay
 for s in $steps; do
 	case $s in
