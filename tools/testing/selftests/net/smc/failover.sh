@@ -733,6 +733,27 @@ vlan_gone()
 # soak (smcr_soak.sh) runs 100.
 FLAPS=${SMC_FAILOVER_FLAPS:-4}
 
+# flaps_begin: what the flaps start from, into the caller's locals:
+# addresses kept on down (the setting before in $keep), the SYMMETRIC
+# client group ($lgr) and the group ends so far on each host ($ends_l,
+# $ends_p), for same_group at the end
+# shellcheck disable=SC2034 # the caller's locals
+flaps_begin()
+{
+	keep=$(sysctl -n net.ipv6.conf.net1.keep_addr_on_down \
+		net.ipv6.conf.net2.keep_addr_on_down | tr '\n' ' ')
+	keep_addr "1 1" || return 1
+	lgr=$(smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup show)" |
+		grep -o '"lgr_id":"[0-9a-f]*","role":"CLNT","type":"SYM"')
+	[ -n "$lgr" ] || {
+		echo "FAIL no SYMMETRIC client group to start"
+		keep_addr "$keep"
+		return 1
+	}
+	ends_l=$(smc_lib_fo_count local group_ends)
+	ends_p=$(smc_lib_fo_count peer group_ends)
+}
+
 # same_group <client group> <group_ends here> <group_ends on the peer>:
 # after the flaps, no group ended on either host and the client group
 # is the one from the start
@@ -763,24 +784,16 @@ same_group()
 # and none ended on either host.
 flaps_each()
 {
-	local n=$1 i k lgr ends_l ends_p keep rc=0 t0
+	local n=$1 i k lgr ends_l ends_p keep rc=0 t0 cause
 
-	keep=$(sysctl -n net.ipv6.conf.net1.keep_addr_on_down \
-		net.ipv6.conf.net2.keep_addr_on_down | tr '\n' ' ')
-	keep_addr "1 1" || return 1
-	lgr=$(smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup show)" |
-		grep -o '"lgr_id":"[0-9a-f]*","role":"CLNT","type":"SYM"')
-	[ -n "$lgr" ] || { echo "FAIL no SYMMETRIC client group to start"; keep_addr "$keep"; return 1; }
-	ends_l=$(smc_lib_fo_count local group_ends)
-	ends_p=$(smc_lib_fo_count peer group_ends)
+	flaps_begin || return 1
 	for ((i = 1; i <= n; i++)); do
 		k=$((i % 2 ? 2 : 1))
+		cause=down
+		[ "$k" = 1 ] && cause=down1
 		t0=$(smc_lib_now_ms)
-		if [ "$k" = 2 ]; then
-			link_fails peer local down >"$RES.flap" 2>&1
-		else
-			link_fails peer local down1 >"$RES.flap" 2>&1
-		fi || { cat "$RES.flap"; echo "FAIL flap $i (net$k)"; rc=1; break; }
+		link_fails peer local "$cause" >"$RES.flap" 2>&1 ||
+			{ cat "$RES.flap"; echo "FAIL flap $i (net$k)"; rc=1; break; }
 		recovers local CLNT >"$RES.flap" 2>&1 ||
 			{ cat "$RES.flap"; echo "FAIL flap $i: net$k back"; rc=1; break; }
 		echo "flap $i net$k: failed over and back in $(($(smc_lib_now_ms) - t0)) ms"
@@ -808,14 +821,7 @@ flaps()
 	size=$(((2 * n + 16) * 1048576))
 	args=(--family smc --conns 8 --size "$size" --seed 31 --timeout $((60 + 20 * n))
 		--max-gap "$FAIL_GAP_MS")
-	keep=$(sysctl -n net.ipv6.conf.net1.keep_addr_on_down \
-		net.ipv6.conf.net2.keep_addr_on_down | tr '\n' ' ')
-	keep_addr "1 1" || return 1
-	lgr=$(smc_lib_on local "$(smc_lib_q "$SMC_LIB_SMCR" -j linkgroup show)" |
-		grep -o '"lgr_id":"[0-9a-f]*","role":"CLNT","type":"SYM"')
-	[ -n "$lgr" ] || { echo "FAIL no SYMMETRIC client group to start"; return 1; }
-	ends_l=$(smc_lib_fo_count local group_ends)
-	ends_p=$(smc_lib_fo_count peer group_ends)
+	flaps_begin || return 1
 	port=$(smc_lib_server peer "$SMC_LIB_CONNS_TEST" --result "$out" \
 		"${args[@]}") || { echo "$port"; keep_addr "$keep"; return 1; }
 	"$SMC_LIB_CONNS_TEST" client --host "$(smc_lib_ip peer)" --port "$port" \
