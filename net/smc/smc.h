@@ -19,7 +19,7 @@
 #include <net/inet_sock.h>
 #include <net/sock.h>
 
-#include "smc_clc.h"
+#include "smc_clc_wire.h"
 #include "smc_compat.h"
 #include "smc_core.h"
 
@@ -208,8 +208,8 @@ void smc_clcsock_hook(struct smc_sock *smc);
 void smc_clcsock_unhook(struct smc_sock *smc);
 void smc_clcsock_sync(struct smc_sock *smc);
 void smc_clcsock_copy_settings(struct smc_sock *smc);
-void smc_switch_to_fallback(struct smc_sock *smc, u32 reason);
-void smc_switch_to_smcr(struct smc_sock *smc);
+void smc_clcsock_fallback(struct smc_sock *smc, u32 reason);
+void smc_conn_to_smcr(struct smc_sock *smc);
 extern const struct smc_conn_ops smc_sock_conn_ops;
 
 /* smc_clc_io.c */

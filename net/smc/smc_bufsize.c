@@ -11,7 +11,7 @@
 #include <linux/module.h>
 
 #include "smc_bufsize.h"
-#include "smc_clc.h"
+#include "smc_clc_wire.h"
 #include "smc_compat.h"
 
 /**

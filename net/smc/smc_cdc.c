@@ -43,14 +43,14 @@ struct smc_cdc_tx_pend {
 };
 
 /**
- * smc_conn_data_init() - set up the data path of a connection
+ * smc_cdc_conn_init() - set up the data path of a connection
  * @conn: the connection, its buffers and peer RMBE already set
  * @ops: the socket layer's callbacks, which must outlive @conn
  *
  * Context: process context, before @conn is registered in its group.
  */
-void smc_conn_data_init(struct smc_connection *conn,
-			const struct smc_conn_ops *ops)
+void smc_cdc_conn_init(struct smc_connection *conn,
+		       const struct smc_conn_ops *ops)
 {
 	conn->ops = ops;
 	spin_lock_init(&conn->send_lock);
@@ -78,10 +78,10 @@ void smc_conn_data_init(struct smc_connection *conn,
 	conn->tx_autocork_size = SMC_TX_AUTOCORK_DEFAULT;
 	INIT_DELAYED_WORK(&conn->tx_work, smc_tx_work);
 }
-EXPORT_SYMBOL_IF_KUNIT(smc_conn_data_init);
+EXPORT_SYMBOL_IF_KUNIT(smc_cdc_conn_init);
 
 /**
- * smc_conn_data_stop() - post nothing more for a connection
+ * smc_cdc_conn_stop() - post nothing more for a connection
  * @conn: the connection
  *
  * A CDC that a push left to tx_work for want of a free send slot goes
@@ -92,7 +92,7 @@ EXPORT_SYMBOL_IF_KUNIT(smc_conn_data_init);
  *
  * Context: process context; may sleep (bounded).
  */
-void smc_conn_data_stop(struct smc_connection *conn)
+void smc_cdc_conn_stop(struct smc_connection *conn)
 {
 	might_sleep();
 	if (test_bit(SMC_TX_CDC_WANTED, &conn->tx_flags))
@@ -103,10 +103,10 @@ void smc_conn_data_stop(struct smc_connection *conn)
 	if (cancel_delayed_work_sync(&conn->tx_work))
 		conn->ops->put(conn);
 }
-EXPORT_SYMBOL_IF_KUNIT(smc_conn_data_stop);
+EXPORT_SYMBOL_IF_KUNIT(smc_cdc_conn_stop);
 
 /**
- * smc_conn_data_kill() - the link group died under the connection
+ * smc_cdc_conn_kill() - the link group died under the connection
  * @conn: a connection registered in the dying group
  *
  * Nothing more is sent; the socket learns it through ops->state_change()
@@ -114,7 +114,7 @@ EXPORT_SYMBOL_IF_KUNIT(smc_conn_data_stop);
  *
  * Context: any but hard interrupt; the caller holds conn->lgr->lock.
  */
-void smc_conn_data_kill(struct smc_connection *conn)
+void smc_cdc_conn_kill(struct smc_connection *conn)
 {
 	WRITE_ONCE(conn->killed, true);
 	if (!conn->ops)
@@ -124,20 +124,20 @@ void smc_conn_data_kill(struct smc_connection *conn)
 }
 
 /**
- * smc_conn_find_by_token() - the connection a received CDC is for
+ * smc_cdc_conn_get() - the connection a received CDC is for
  * @lgr: the link group of the link it arrived on
  * @token: the alert token in it (our local token)
  *
  * Context: any context; takes @lgr->lock.
  * Return: the connection with a reference from ops->hold(), or NULL.
  */
-struct smc_connection *smc_conn_find_by_token(struct smc_link_group *lgr,
-					      u32 token)
+struct smc_connection *smc_cdc_conn_get(struct smc_link_group *lgr,
+					u32 token)
 {
 	struct smc_connection *conn;
 
 	spin_lock_bh(&lgr->lock);
-	conn = smc_conn_find(lgr, token);
+	conn = smc_lgr_conn_find(lgr, token);
 	if (conn && conn->ops)
 		conn->ops->hold(conn);
 	else
@@ -145,7 +145,7 @@ struct smc_connection *smc_conn_find_by_token(struct smc_link_group *lgr,
 	spin_unlock_bh(&lgr->lock);
 	return conn;
 }
-EXPORT_SYMBOL_IF_KUNIT(smc_conn_find_by_token);
+EXPORT_SYMBOL_IF_KUNIT(smc_cdc_conn_get);
 
 static void smc_cdc_tx_done(struct smc_link *wrlnk, void *priv,
 			    enum ib_wc_status status)
@@ -496,7 +496,7 @@ void smc_cdc_rx_handler(struct smc_link *wrlnk, const u8 *buf,
 		smc_cdc_count(st, SMC_CDC_STAT(rx_bad));
 		return;
 	}
-	conn = smc_conn_find_by_token(lnk->lgr, m.token);
+	conn = smc_cdc_conn_get(lnk->lgr, m.token);
 	if (!conn) {
 		smc_cdc_count(st, SMC_CDC_STAT(rx_unknown_token));
 		return;

@@ -2,7 +2,7 @@
 /*
  * Shared Memory Communications over RDMA (SMC-R, RFC 7609)
  *
- * KUnit suites for the CLC wire helpers in smc_clc.c.  The byte vectors
+ * KUnit suites for the CLC wire helpers in smc_clc_wire.c.  The byte vectors
  * are written out by hand from the message layouts of the protocol
  * reference, so that the code is checked against the wire format and
  * not against itself.
@@ -13,7 +13,7 @@
 #include <linux/sizes.h>
 #include <rdma/ib_verbs.h>
 
-#include "smc_clc.h"
+#include "smc_clc_wire.h"
 
 /* eyecatchers in EBCDIC: "SMCR" is e2 d4 c3 d9, "SMCD" e2 d4 c3 c4 */
 

@@ -9,7 +9,7 @@
 
 #include <kunit/test.h>
 
-#include "smc_clc.h"
+#include "smc_clc_wire.h"
 
 /*
  * Values shared by the vectors: peer id 01:02 + MAC 52:54:00:0a:09:01,

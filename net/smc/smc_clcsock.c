@@ -34,7 +34,7 @@
 				 TCPF_CLOSING | TCPF_LAST_ACK | TCPF_TIME_WAIT)
 
 /**
- * smc_switch_to_fallback() - decide that a socket uses plain TCP
+ * smc_clcsock_fallback() - decide that a socket uses plain TCP
  * @smc: SMC socket still in its INIT -> SMC/fallback decision
  * @reason: SMC_CLC_DECL_* code recorded for sock_diag and statistics
  *
@@ -42,7 +42,7 @@
  *
  * Context: any context, no locks required.
  */
-void smc_switch_to_fallback(struct smc_sock *smc, u32 reason)
+void smc_clcsock_fallback(struct smc_sock *smc, u32 reason)
 {
 	if (test_and_set_bit(SMC_SOCK_MODE_DECIDED, &smc->flags))
 		return;

@@ -9,7 +9,7 @@
  * and gives the buffers back.
  *
  * The handshake runs smc_conn_create(), smc_conn_peer_rmb() and then
- * either smc_conn_setup_done() with smc_switch_to_smcr(), or
+ * either smc_conn_setup_done() with smc_conn_to_smcr(), or
  * smc_conn_setup_abort() before it falls back to TCP.  The close
  * protocol ends with smc_conn_free().
  */
@@ -114,7 +114,7 @@ static void smc_conn_leave(struct smc_connection *conn,
 	/* leaving may drop every reference to the group but this one */
 	smc_lgr_get(lgr);
 	if (conn->lgr) {
-		smc_conn_unregister(conn);
+		smc_lgr_conn_unregister(conn);
 		synchronize_rcu();
 	}
 	smc_conn_put_bufs(conn, lgr);
@@ -195,9 +195,9 @@ again:
 	if (!conn->sndbuf_desc || !conn->rmb_desc)
 		return SMC_CLC_DECL_MEM;
 	/* the peer's RMBE is not known yet; smc_conn_peer_rmb() sets it */
-	smc_conn_data_init(conn, &smc_sock_conn_ops);
+	smc_cdc_conn_init(conn, &smc_sock_conn_ops);
 	conn->tx_autocork_size = smc_sysctl_autocork(net);
-	rc = smc_conn_register(cs->lgr, conn);
+	rc = smc_lgr_conn_register(cs->lgr, conn);
 	if (rc == -ENOSPC && cs->role == SMC_SERV && !cs->first_contact &&
 	    --tries) {
 		/*
@@ -259,7 +259,7 @@ u32 smc_conn_peer_rmb(struct smc_sock *smc, struct smc_lgr_link *lnk,
 static void smc_conn_release(struct smc_connection *conn)
 {
 	if (conn->ops)
-		smc_conn_data_stop(conn);
+		smc_cdc_conn_stop(conn);
 	smc_switch_conn_uncount(conn);
 }
 
@@ -325,15 +325,15 @@ void smc_conn_setup_done(struct smc_sock *smc, struct smc_conn_setup *cs)
 }
 
 /**
- * smc_switch_to_smcr() - the socket's data goes over SMC-R from now on
+ * smc_conn_to_smcr() - the socket's data goes over SMC-R from now on
  * @smc: SMC socket whose handshake set up @smc->conn
  *
- * The one decision point for SMC-R, as smc_switch_to_fallback() is for
+ * The one decision point for SMC-R, as smc_clcsock_fallback() is for
  * TCP; the first decision taken stands.
  *
  * Context: any context.
  */
-void smc_switch_to_smcr(struct smc_sock *smc)
+void smc_conn_to_smcr(struct smc_sock *smc)
 {
 	if (test_and_set_bit(SMC_SOCK_MODE_DECIDED, &smc->flags))
 		return;

@@ -65,7 +65,7 @@ static void smc_connect_work(struct work_struct *work)
 
 	rc = smc_hs_client(smc);
 	if (rc > 0)
-		smc_switch_to_fallback(smc, rc);
+		smc_clcsock_fallback(smc, rc);
 	else if (rc < 0)
 		smc_hs_fail(smc, rc);
 
@@ -122,7 +122,7 @@ void smc_connect_tcp_done(struct smc_sock *smc)
 	}
 	if (!READ_ONCE(tcp_sk(smc->clcsock->sk)->syn_smc)) {
 		/* no option in the SYN-ACK: no CLC, plain TCP */
-		smc_switch_to_fallback(smc, SMC_CLC_DECL_PEERNOSMC);
+		smc_clcsock_fallback(smc, SMC_CLC_DECL_PEERNOSMC);
 		WRITE_ONCE(sk->sk_state, SMC_ACTIVE);
 		return;
 	}

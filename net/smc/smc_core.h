@@ -459,7 +459,7 @@ struct smc_host_cursors {
  * @out_of_sync: a failover check found lost CDC messages, or the peer sent
  *	cursors no sender in step with us sends: no CDC is taken any more,
  *	and the connection aborts
- * @ops: the socket layer's callbacks (smc_conn_data_init())
+ * @ops: the socket layer's callbacks (smc_cdc_conn_init())
  * @rx_lock: serialises CDC receive processing: @local_rx_ctrl,
  *	@peer_conn_flags and the urgent state
  * @peer_conn_flags: SMC_CDC_CONN_* the peer ever sent (sticky)

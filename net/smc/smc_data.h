@@ -11,7 +11,7 @@
  *
  *  - It fills in the connection (link group, link, buffers, tokens, peer
  *    RMBE, rtoken index) as CLC negotiated and then calls
- *    smc_conn_data_init() with its struct smc_conn_ops before the
+ *    smc_cdc_conn_init() with its struct smc_conn_ops before the
  *    connection is registered in its link group.
  *  - smc_tx_sendmsg() and smc_rx_recv() never sleep.  They return
  *    -EAGAIN when they cannot make progress; the data path calls
@@ -31,7 +31,7 @@
  *    ops->state_change()); smc_rx_recv() leaves it in the stream, so
  *    skipping it without SO_OOBINLINE is up to the socket layer.
  *  - Every posted CDC, queued tx_work and running CDC receive handler
- *    holds a reference taken with ops->hold(); smc_conn_data_stop()
+ *    holds a reference taken with ops->hold(); smc_cdc_conn_stop()
  *    stops new sends and cancels the work, and the connection must
  *    stay alive until the last ops->put().
  */
@@ -75,12 +75,12 @@ static inline void smc_cdc_tx_conn_flags(struct smc_connection *conn, u8 set)
 }
 
 /* smc_cdc.c */
-void smc_conn_data_init(struct smc_connection *conn,
-			const struct smc_conn_ops *ops);
-void smc_conn_data_stop(struct smc_connection *conn);
-void smc_conn_data_kill(struct smc_connection *conn);
-struct smc_connection *smc_conn_find_by_token(struct smc_link_group *lgr,
-					      u32 token);
+void smc_cdc_conn_init(struct smc_connection *conn,
+		       const struct smc_conn_ops *ops);
+void smc_cdc_conn_stop(struct smc_connection *conn);
+void smc_cdc_conn_kill(struct smc_connection *conn);
+struct smc_connection *smc_cdc_conn_get(struct smc_link_group *lgr,
+					u32 token);
 int smc_cdc_send_flags(struct smc_connection *conn, u8 conn_flags);
 int smc_cdc_send_locked(struct smc_connection *conn,
 			struct smc_wr_tx_slot *slot);

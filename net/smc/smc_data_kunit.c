@@ -147,7 +147,7 @@ static int dt_find_gid(struct ib_device *dev, u8 *index)
 	return -ENODEV;
 }
 
-/* as smc_conn_register() will: lgr->conns sorted by alert token */
+/* as smc_lgr_conn_register() will: lgr->conns sorted by alert token */
 static void dt_conn_insert(struct smc_link_group *lgr,
 			   struct smc_connection *conn)
 {
@@ -240,7 +240,7 @@ static void dt_side_conn(struct dt_side *s, struct dt_side *peer, u32 token)
 	conn->rtoken_idx = 0;
 	conn->sndbuf_desc = &s->snd;
 	conn->rmb_desc = &s->rmb;
-	smc_conn_data_init(conn, &dt_conn_ops);
+	smc_cdc_conn_init(conn, &dt_conn_ops);
 	s->inited = true;
 	dt_conn_insert(&s->lgr, conn);
 }
@@ -295,7 +295,7 @@ static int dt_init(struct kunit *test)
 static void dt_side_stop(struct dt_side *s)
 {
 	if (s->inited)
-		smc_conn_data_stop(&s->conn);
+		smc_cdc_conn_stop(&s->conn);
 }
 
 static void dt_side_free(struct dt_side *s)
@@ -751,7 +751,7 @@ static void dt_slots_back_fn(struct work_struct *work)
 						work);
 	unsigned long end = jiffies + DT_WAIT;
 
-	/* only once the test blocks in smc_conn_data_stop() */
+	/* only once the test blocks in smc_cdc_conn_stop() */
 	while (task_is_running(sb->waiter) && time_before(jiffies, end))
 		schedule_timeout_uninterruptible(1);
 	while (sb->n)
@@ -786,7 +786,7 @@ static void smc_data_stop_sends_last_flags(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, work_busy(&a->conn.tx_work.work));
 	INIT_WORK_ONSTACK(&sb.work, dt_slots_back_fn);
 	schedule_work(&sb.work);
-	smc_conn_data_stop(&a->conn);
+	smc_cdc_conn_stop(&a->conn);
 	flush_work(&sb.work);
 	destroy_work_on_stack(&sb.work);
 	KUNIT_EXPECT_GT(test, dt_wait(c, READ_ONCE(b->conn.peer_conn_flags) ==

@@ -683,7 +683,7 @@ int smc_hs_client(struct smc_sock *smc)
 			goto fail;
 	}
 	smc_conn_setup_done(smc, cs);
-	smc_switch_to_smcr(smc);
+	smc_conn_to_smcr(smc);
 	rc = 0;
 	goto out;
 
@@ -913,7 +913,7 @@ static int smc_hs_serv_smcr(struct smc_sock *smc, struct smc_conn_setup *cs,
 	}
 	kfree(a);
 	smc_conn_setup_done(smc, cs);
-	smc_switch_to_smcr(smc);
+	smc_conn_to_smcr(smc);
 	return 0;
 
 fail:

@@ -34,7 +34,7 @@
 #include <net/netns/generic.h>
 
 #include "smc.h"
-#include "smc_clc.h"
+#include "smc_clc_wire.h"
 #include "smc_compat.h"
 #include "smc_data.h"
 #include "smc_lgr.h"
@@ -913,7 +913,7 @@ static void smc_conn_insert(struct smc_link_group *lgr,
 }
 
 /**
- * smc_conn_find() - the connection an alert token belongs to
+ * smc_lgr_conn_find() - the connection an alert token belongs to
  * @lgr: the group
  * @token: our alert token, from a received CDC message
  *
@@ -922,7 +922,7 @@ static void smc_conn_insert(struct smc_link_group *lgr,
  * Context: any but hard interrupt; the caller holds lgr->lock.
  * Return: the connection or NULL.
  */
-struct smc_connection *smc_conn_find(struct smc_link_group *lgr, u32 token)
+struct smc_connection *smc_lgr_conn_find(struct smc_link_group *lgr, u32 token)
 {
 	struct rb_node *n = lgr->conns.rb_node;
 
@@ -940,10 +940,10 @@ struct smc_connection *smc_conn_find(struct smc_link_group *lgr, u32 token)
 	}
 	return NULL;
 }
-EXPORT_SYMBOL_IF_KUNIT(smc_conn_find);
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_conn_find);
 
 /**
- * smc_conn_register() - add a connection to a link group
+ * smc_lgr_conn_register() - add a connection to a link group
  * @lgr: the group, referenced by the caller
  * @conn: the connection; gets a nonzero alert token unique in the group
  *	and a reference on @lgr in conn->lgr
@@ -954,7 +954,7 @@ EXPORT_SYMBOL_IF_KUNIT(smc_conn_find);
  * Context: any but hard interrupt.
  * Return: 0, -ENOLINK if the group is going away, -ENOSPC if it is full.
  */
-int smc_conn_register(struct smc_link_group *lgr, struct smc_connection *conn)
+int smc_lgr_conn_register(struct smc_link_group *lgr, struct smc_connection *conn)
 {
 	u32 token;
 
@@ -970,7 +970,7 @@ int smc_conn_register(struct smc_link_group *lgr, struct smc_connection *conn)
 	}
 	do {
 		token = (u32)atomic_inc_return(&smc_lgr_token_cnt);
-	} while (!token || smc_conn_find(lgr, token));
+	} while (!token || smc_lgr_conn_find(lgr, token));
 	conn->alert_token_local = token;
 	conn->lgr = lgr;
 	smc_conn_insert(lgr, conn);
@@ -987,10 +987,10 @@ int smc_conn_register(struct smc_link_group *lgr, struct smc_connection *conn)
 	spin_unlock_bh(&lgr->lock);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(smc_conn_register);
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_conn_register);
 
 /**
- * smc_conn_unregister() - remove a connection from its link group
+ * smc_lgr_conn_unregister() - remove a connection from its link group
  * @conn: the connection, registered
  *
  * The last connection leaving starts the group's idle timer.  The
@@ -998,7 +998,7 @@ EXPORT_SYMBOL_IF_KUNIT(smc_conn_register);
  *
  * Context: any but hard interrupt.
  */
-void smc_conn_unregister(struct smc_connection *conn)
+void smc_lgr_conn_unregister(struct smc_connection *conn)
 {
 	struct smc_link_group *lgr = conn->lgr;
 
@@ -1018,7 +1018,7 @@ void smc_conn_unregister(struct smc_connection *conn)
 	conn->lgr = NULL;
 	smc_lgr_put(lgr);
 }
-EXPORT_SYMBOL_IF_KUNIT(smc_conn_unregister);
+EXPORT_SYMBOL_IF_KUNIT(smc_lgr_conn_unregister);
 
 /* --- teardown -------------------------------------------------------------- */
 
@@ -1149,7 +1149,7 @@ static void smc_lgr_teardown(struct smc_link_group *lgr, u32 reason,
 	/* the connections stop sending and their sockets abort */
 	spin_lock_bh(&lgr->lock);
 	for (n = rb_first(&lgr->conns); n; n = rb_next(n))
-		smc_conn_data_kill(rb_entry(n, struct smc_connection, node));
+		smc_cdc_conn_kill(rb_entry(n, struct smc_connection, node));
 	spin_unlock_bh(&lgr->lock);
 	/* flows waiting for a response see terminating and leave */
 	for (i = 0; i < SMC_LINKS_PER_LGR_MAX; i++)

@@ -60,9 +60,9 @@ int smc_lgr_link_init(struct smc_link_group *lgr, u8 idx,
 void smc_lgr_link_set_peer(struct smc_lgr_link *lnk, u32 qpn, u32 psn,
 			   const u8 *gid, const u8 *mac, u8 mtu);
 int smc_lgr_link_rtr(struct smc_lgr_link *lnk);
-int smc_conn_register(struct smc_link_group *lgr,
-		      struct smc_connection *conn);
-void smc_conn_unregister(struct smc_connection *conn);
+int smc_lgr_conn_register(struct smc_link_group *lgr,
+			  struct smc_connection *conn);
+void smc_lgr_conn_unregister(struct smc_connection *conn);
 void smc_lgr_terminate(struct smc_link_group *lgr, u32 reason);
 void smc_lgr_terminate_async(struct smc_link_group *lgr, u32 reason);
 void smc_lgr_link_down(struct smc_lgr_link *lnk);
@@ -80,7 +80,7 @@ bool smc_lgr_wait_gone(struct smc_link_group *lgr, long timeout);
 u8 smc_lgr_next_link_id(struct smc_link_group *lgr);
 void smc_lgr_set_type(struct smc_link_group *lgr, enum smc_lgr_type type);
 void smc_lgr_link_clear(struct smc_lgr_link *lnk);
-struct smc_connection *smc_conn_find(struct smc_link_group *lgr, u32 token);
+struct smc_connection *smc_lgr_conn_find(struct smc_link_group *lgr, u32 token);
 
 /* smc_switch.c */
 /* the counters of debugfs smc/failover, since the module loaded */

@@ -20,7 +20,7 @@
 #include <rdma/ib_cache.h>
 
 #include "smc_bufsize.h"
-#include "smc_clc.h"
+#include "smc_clc_wire.h"
 #include "smc_kunit.h"
 #include "smc_lgr.h"
 #include "smc_test_hooks.h"
@@ -122,7 +122,7 @@ static void lgrt_exit(struct kunit *test)
 	flush_work(&c->clnt_work);
 	for (i = 0; i <= LGRT_CONNS; i++)
 		if (c->registered[i])
-			smc_conn_unregister(&c->conns[i]);
+			smc_lgr_conn_unregister(&c->conns[i]);
 	if (c->serv) {
 		smc_lgr_terminate(c->serv, 0);
 		smc_lgr_put(c->serv);
@@ -444,7 +444,7 @@ static void smc_lgr_conns(struct kunit *test)
 	lgrt_pair_up(test, SMC_CLC_V1);
 	c->serv->max_conns = LGRT_CONNS;
 	for (i = 0; i < LGRT_CONNS; i++) {
-		KUNIT_ASSERT_EQ(test, smc_conn_register(c->serv, &c->conns[i]),
+		KUNIT_ASSERT_EQ(test, smc_lgr_conn_register(c->serv, &c->conns[i]),
 				0);
 		c->registered[i] = true;
 		KUNIT_EXPECT_NE(test, c->conns[i].alert_token_local, 0);
@@ -454,16 +454,16 @@ static void smc_lgr_conns(struct kunit *test)
 					c->conns[j].alert_token_local);
 	}
 	KUNIT_EXPECT_EQ(test, c->serv->conns_num, LGRT_CONNS);
-	KUNIT_EXPECT_EQ(test, smc_conn_register(c->serv,
-						&c->conns[LGRT_CONNS]),
+	KUNIT_EXPECT_EQ(test, smc_lgr_conn_register(c->serv,
+						    &c->conns[LGRT_CONNS]),
 			-ENOSPC);
 	spin_lock_bh(&c->serv->lock);
-	KUNIT_EXPECT_PTR_EQ(test, smc_conn_find(c->serv,
-						c->conns[3].alert_token_local),
+	KUNIT_EXPECT_PTR_EQ(test, smc_lgr_conn_find(c->serv,
+						    c->conns[3].alert_token_local),
 			    &c->conns[3]);
 	spin_unlock_bh(&c->serv->lock);
 	for (i = 0; i < LGRT_CONNS; i++) {
-		smc_conn_unregister(&c->conns[i]);
+		smc_lgr_conn_unregister(&c->conns[i]);
 		c->registered[i] = false;
 		KUNIT_EXPECT_NULL(test, c->conns[i].lgr);
 	}
@@ -479,7 +479,7 @@ static void smc_lgr_terminate_up(struct kunit *test)
 	struct lgrt_ctx *c = test->priv;
 
 	lgrt_pair_up(test, SMC_CLC_V1);
-	KUNIT_ASSERT_EQ(test, smc_conn_register(c->clnt, &c->conns[0]), 0);
+	KUNIT_ASSERT_EQ(test, smc_lgr_conn_register(c->clnt, &c->conns[0]), 0);
 	c->registered[0] = true;
 	smc_lgr_terminate(c->serv, SMC_LLC_DEL_OP_INIT_TERM);
 	KUNIT_EXPECT_TRUE(test, smc_lgr_wait_gone(c->serv, 0));
@@ -488,10 +488,10 @@ static void smc_lgr_terminate_up(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, smc_lgr_wait_gone(c->clnt, LGRT_WAIT));
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(c->conns[0].killed));
 	KUNIT_EXPECT_EQ(test, c->clnt->term_reason, 0);
-	KUNIT_EXPECT_EQ(test, smc_conn_register(c->clnt, &c->conns[1]),
+	KUNIT_EXPECT_EQ(test, smc_lgr_conn_register(c->clnt, &c->conns[1]),
 			-ENOLINK);
 	KUNIT_EXPECT_EQ(test, smc_lgr_count(&init_net), 0);
-	smc_conn_unregister(&c->conns[0]);
+	smc_lgr_conn_unregister(&c->conns[0]);
 	c->registered[0] = false;
 	/* the server's group lives on for its holder only */
 	KUNIT_EXPECT_EQ(test, kref_read(&c->serv->ref), 1);
@@ -524,8 +524,8 @@ static void smc_lgr_idle_free(struct kunit *test)
 
 	lgrt_pair_up(test, SMC_CLC_V1);
 	c->serv->free_delay = HZ / 10;
-	KUNIT_ASSERT_EQ(test, smc_conn_register(c->serv, &c->conns[0]), 0);
-	smc_conn_unregister(&c->conns[0]);
+	KUNIT_ASSERT_EQ(test, smc_lgr_conn_register(c->serv, &c->conns[0]), 0);
+	smc_lgr_conn_unregister(&c->conns[0]);
 	KUNIT_ASSERT_TRUE(test, smc_lgr_wait_gone(c->serv, LGRT_WAIT));
 	KUNIT_EXPECT_EQ(test, c->serv->term_reason, SMC_LGR_REASON_FREE);
 	KUNIT_ASSERT_TRUE(test, smc_lgr_wait_gone(c->clnt, LGRT_WAIT));

@@ -79,14 +79,14 @@ static void smc_listen_hs_work(struct work_struct *work)
 
 	if (test_bit(SMC_SOCK_MODE_DECIDED, &lsmc->flags)) {
 		/* the listener chose TCP (TCP_FASTOPEN): so do its children */
-		smc_switch_to_fallback(nsmc, READ_ONCE(lsmc->fallback_rsn));
+		smc_clcsock_fallback(nsmc, READ_ONCE(lsmc->fallback_rsn));
 	} else if (!READ_ONCE(tcp_sk(nclcsk)->syn_smc)) {
-		smc_switch_to_fallback(nsmc, SMC_CLC_DECL_PEERNOSMC);
+		smc_clcsock_fallback(nsmc, SMC_CLC_DECL_PEERNOSMC);
 	} else {
 		set_bit(SMC_SOCK_HS_STARTED, &nsmc->flags);
 		rc = smc_hs_server(nsmc);
 		if (rc > 0) {
-			smc_switch_to_fallback(nsmc, rc);
+			smc_clcsock_fallback(nsmc, rc);
 		} else if (rc < 0) {
 			smc_stats_hs_err_inc(sock_net(&nsmc->sk), true);
 			/* reset: the peer learns that the handshake failed */

@@ -28,7 +28,7 @@
 #include <linux/workqueue.h>
 
 #include "smc.h"
-#include "smc_clc.h"
+#include "smc_clc_wire.h"
 #include "smc_compat.h"
 #include "smc_data.h"
 #include "smc_lgr.h"

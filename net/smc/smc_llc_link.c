@@ -27,7 +27,7 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
-#include "smc_clc.h"
+#include "smc_clc_wire.h"
 #include "smc_compat.h"
 #include "smc_lgr.h"
 #include "smc_llc.h"

@@ -263,7 +263,7 @@ static int smc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	/* sendto(MSG_FASTOPEN) connects with data in the SYN: no SMC */
 	if ((msg->msg_flags & MSG_FASTOPEN) &&
 	    READ_ONCE(sock->sk->sk_state) == SMC_INIT)
-		smc_switch_to_fallback(smc, SMC_CLC_DECL_OPTUNSUPP);
+		smc_clcsock_fallback(smc, SMC_CLC_DECL_OPTUNSUPP);
 	if (smc_hs_pending(smc)) {
 		long timeo = sock_sndtimeo(sock->sk,
 					   msg->msg_flags & MSG_DONTWAIT);

@@ -118,7 +118,7 @@ int smc_setsockopt(struct socket *sock, int level, int optname,
 	/* TCP Fast Open and the SMC handshake exclude each other */
 	lock_sock(sk);
 	if (sk->sk_state == SMC_INIT || sk->sk_state == SMC_LISTEN)
-		smc_switch_to_fallback(smc, SMC_CLC_DECL_OPTUNSUPP);
+		smc_clcsock_fallback(smc, SMC_CLC_DECL_OPTUNSUPP);
 	release_sock(sk);
 	return 0;
 }

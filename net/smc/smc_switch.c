@@ -331,7 +331,7 @@ void smc_switch_link_fail(struct smc_lgr_link *lnk)
 
 /**
  * smc_switch_conn_uncount() - a connection leaves its link's count
- * @conn: the connection, stopped (smc_conn_data_stop())
+ * @conn: the connection, stopped (smc_cdc_conn_stop())
  *
  * Under send_lock, which a failover holds while it moves the count.
  *

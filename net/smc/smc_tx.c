@@ -26,7 +26,7 @@
 #define SMC_TX_URG_ASK_DELAY	HZ
 
 /*
- * tx_work runs here: a close may wait for it (smc_conn_data_stop()) from
+ * tx_work runs here: a close may wait for it (smc_cdc_conn_stop()) from
  * the close and link-group workqueues, which are WQ_MEM_RECLAIM, and
  * those may only wait for work of a workqueue that is so too.
  */
@@ -358,7 +358,7 @@ void smc_tx_work(struct work_struct *work)
 again:
 	/*
 	 * smc_tx_sched() tests STOPPED without send_lock: a push racing
-	 * smc_conn_data_stop() can queue us after its cancel, when the
+	 * smc_cdc_conn_stop() can queue us after its cancel, when the
 	 * connection may have left its link group and @conn->lnk with it.
 	 * STOPPED was set before that cancel, so it is seen here.
 	 */

@@ -13,7 +13,7 @@
 #include <linux/module.h>
 #include <linux/string.h>
 
-#include "smc_clc.h"
+#include "smc_clc_wire.h"
 #include "smc_compat.h"
 
 /* "SMCR" and "SMCD" in EBCDIC */

@@ -8,8 +8,8 @@
  * touches a socket or an RDMA device, so the KUnit suites in
  * smc_clc_kunit.c can test it anywhere.
  */
-#ifndef _NET_SMC_CLC_H
-#define _NET_SMC_CLC_H
+#ifndef _NET_SMC_CLC_WIRE_H
+#define _NET_SMC_CLC_WIRE_H
 
 #include <linux/bitfield.h>
 #include <linux/build_bug.h>
@@ -387,4 +387,4 @@ int smc_clc_decline_encode(void *buf, size_t size, u8 version,
 int smc_clc_decline_decode(const void *buf, size_t len,
 			   struct smc_clc_decline_info *d);
 
-#endif /* _NET_SMC_CLC_H */
+#endif /* _NET_SMC_CLC_WIRE_H */
