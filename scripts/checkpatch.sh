@@ -6,11 +6,12 @@
 # kernel code, shellcheck on the shell scripts.  Exits non-zero on any
 # finding.
 set -uo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
+TAG=checkpatch
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
 cd "$top" || exit 1
-KVER=${KVER:-6.12}
 # shellcheck source=/dev/null
-. "${SMC_CACHE:-$HOME/.cache/smc-r}/env-$KVER.sh"
+. "$CACHE/env-$KVER.sh"
 rc=0
 
 kfiles=$(git ls-files 'net/smc/*.c' 'net/smc/*.h' 'include/uapi/linux/*.h' \
@@ -18,11 +19,8 @@ kfiles=$(git ls-files 'net/smc/*.c' 'net/smc/*.h' 'include/uapi/linux/*.h' \
 cfiles=$(git ls-files 'tools/smc/*.[ch]' 'tools/bench/*.c' \
 	'tools/testing/selftests/net/smc/*.c' \
 	'tools/testing/selftests/net/smc/*.h' 'scripts/rig/*.c' | tr '\n' ' ')
-# userspace C: the kernel-only rules (kernel integer types and attribute
-# macros, BIT(), C11 _Static_assert taken for CamelCase, long user-visible
-# strings, volatile sig_atomic_t in signal handlers) do not apply
-user_ignore=PREFER_KERNEL_TYPES,CAMELCASE,BIT_MACRO,EMBEDDED_FUNCTION_NAME
-user_ignore=$user_ignore,LONG_LINE_STRING,PREFER_DEFINED_ATTRIBUTE_MACRO,VOLATILE
+# userspace C: the kernel-only rules do not apply (scripts/lib.sh)
+user_ignore=$SMC_USER_CHECKPATCH_IGNORE
 # one checkpatch per file, as many at once as there are CPUs; a file's
 # findings print together
 # shellcheck disable=SC2317 # called through xargs

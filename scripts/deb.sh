@@ -26,33 +26,15 @@
 # packages must bring back the distro module.  Results in out/deb/.
 set -euo pipefail
 
-KVER=6.12
-CACHE=${SMC_CACHE:-$HOME/.cache/smc-r}
-export KVER SMC_CACHE=$CACHE
-top=$(cd "$(dirname "$0")/.." && pwd)
+KVER=6.12 TAG=deb
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
 res=$top/out/deb
 
-log() { printf '[deb] %s\n' "$*" >&2; }
-die() { printf '[deb] error: %s\n' "$*" >&2; exit 1; }
-
-[ "$(id -u)" = 0 ] || die "run as root (the build chroot needs it)"
-envf=$CACHE/env-$KVER.sh
-[ -f "$envf" ] || "$top/scripts/setup.sh" >/dev/null
-# shellcheck source=/dev/null
-. "$envf"
+smc_env
 chroot=$SMC_CHROOT
-
 # dpkg-dev (dpkg-shlibdeps), lintian and dkms in the build chroot
-deb_pkgs="dpkg-dev lintian dkms"
-if [ "$(cat "$chroot/.deb-tools" 2>/dev/null)" != "$deb_pkgs" ]; then
-	log "installing $deb_pkgs into the build chroot"
-	"$top/scripts/chroot-run.sh" /bin/sh -c \
-		"export DEBIAN_FRONTEND=noninteractive && apt-get update -qq &&
-		 apt-get install -y -qq --no-install-recommends $deb_pkgs" \
-		>"$CACHE/chroot-apt.log" 2>&1 ||
-		{ tail -n 20 "$CACHE/chroot-apt.log" >&2; die "apt-get install failed"; }
-	echo "$deb_pkgs" >"$chroot/.deb-tools"
-fi
+chroot_apt "$chroot" "dpkg-dev lintian dkms" .deb-tools
 
 # the version: the last commit's date and hash, so that each commit's
 # packages upgrade the one before

@@ -24,13 +24,11 @@
 # Everything lands under ${SMC_CACHE:-~/.cache/smc-r}.
 set -euo pipefail
 
-KVER=${KVER:-6.12}
+TAG=setup
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
 # not ARCH: the kernel's own ARCH (x86, s390) may be in the environment
 DARCH=${SMC_ARCH:-amd64}
-CACHE=${SMC_CACHE:-$HOME/.cache/smc-r}
-
-log() { printf '[setup] %s\n' "$*" >&2; }
-die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
 
 # kbuild: the host-architecture kbuild tools the headers link to, one
 # package per ABI on trixie, one per kernel line on bookworm (ABI: the ABI)
@@ -201,13 +199,6 @@ vmlinuz=$kdir/boot/vmlinuz-$rel
 
 # --- 3. build chroot -------------------------------------------------------
 chroot_dir=$CACHE/chroot-$suite-amd64
-chroot_apt() {	# chroot_apt "PKG ...": apt-get install inside the chroot
-	SMC_CHROOT=$chroot_dir "$(dirname "$0")/chroot-run.sh" /bin/sh -c \
-		"export DEBIAN_FRONTEND=noninteractive && apt-get update -qq &&
-		 apt-get install -y -qq --no-install-recommends $1" \
-		>"$CACHE/chroot-apt.log" 2>&1 ||
-		{ cat "$CACHE/chroot-apt.log" >&2; die "apt-get install $1 failed"; }
-}
 if [ "$DARCH" = amd64 ]; then
 	chroot_pkgs="$cc,make,libc6-dev,bc,bison,flex,libelf-dev,libssl-dev,kmod,xz-utils,sparse,perl,python3,linux-headers-$rel"
 	want="$chroot_pkgs"
@@ -227,12 +218,7 @@ if [ "$DARCH" = amd64 ]; then
 else
 	# The foreign headers and the host kbuild they link to are unpacked,
 	# not installed: dpkg in the chroot knows only amd64.
-	cross_pkgs="gcc-$DARCH-linux-gnu"
-	if [ "$(cat "$chroot_dir/.cross-$DARCH" 2>/dev/null)" != "$cross_pkgs" ]; then
-		log "installing $cross_pkgs into the $suite chroot"
-		chroot_apt "$cross_pkgs"
-		echo "$cross_pkgs" >"$chroot_dir/.cross-$DARCH"
-	fi
+	chroot_apt "$chroot_dir" "gcc-$DARCH-linux-gnu" ".cross-$DARCH"
 	abi=${rel%-"$DARCH"}
 	if [ ! -e "$chroot_dir/usr/src/linux-headers-$rel/.done" ]; then
 		log "unpacking the $rel headers into the chroot"
@@ -263,12 +249,7 @@ if [ "$suite" != trixie ] && [ -e "$trixie_qemu/.qemu" ]; then
 	qemu_root=$trixie_qemu
 elif [ "$suite" = trixie ]; then
 	qemu_root=$chroot_dir
-	qemu_pkgs="qemu-system-x86 qemu-system-s390x"
-	if [ "$(cat "$chroot_dir/.qemu" 2>/dev/null)" != "$qemu_pkgs" ]; then
-		log "installing $qemu_pkgs into the $suite chroot"
-		chroot_apt "$qemu_pkgs"
-		echo "$qemu_pkgs" >"$chroot_dir/.qemu"
-	fi
+	chroot_apt "$chroot_dir" "qemu-system-x86 qemu-system-s390x" .qemu
 fi
 
 # --- 3c. a foreign rig host's root --------------------------------------------
