@@ -38,11 +38,12 @@ smc_lib_smcr_setup
 for d in rxe1 rxe2; do
 	[ -d "/sys/class/infiniband/$d" ] || smc_lib_bail_skip "no $d (rig only)"
 done
+why="a stock rxe drops a bond slave's RoCE frames (make rxe-out; scripts/rig/rxe/)"
 # shellcheck disable=SC2016 # expands on the host
 for h in local peer; do
 	smc_lib_on "$h" '[ ! -d /sys/module/rdma_rxe ] ||
 		[ "$(cat /sys/module/rdma_rxe/version 2>/dev/null)" = smc-rig ]' ||
-		smc_lib_bail_skip "a stock rxe drops a bond slave's RoCE frames (make rxe-out; scripts/rig/rxe/)"
+		smc_lib_bail_skip "$why"
 done
 
 LOCAL_N=${SMC_LOCAL_IP##*.}
@@ -90,7 +91,8 @@ bond_up()
 	local n
 
 	n=$(host_n "$1")
-	smc_lib_on "$1" "sysctl -qw net.ipv6.conf.net1.keep_addr_on_down=1 net.ipv6.conf.net2.keep_addr_on_down=1 &&
+	smc_lib_on "$1" "sysctl -qw net.ipv6.conf.net1.keep_addr_on_down=1 \
+			net.ipv6.conf.net2.keep_addr_on_down=1 &&
 		ip link add $BOND type bond mode active-backup miimon 100 &&
 		ip link set net1 down && ip link set net2 down &&
 		ip link set net1 master $BOND && ip link set net2 master $BOND &&
@@ -107,7 +109,13 @@ bond_down()
 	local n
 
 	n=$(host_n "$1")
-	smc_lib_on "$1" "ip link del $BOND.$VID; ip link set net1 nomaster; ip link set net2 nomaster; ip link del $BOND; ip link set net1 up; ip link set net2 up; ip addr replace 10.9.1.$n/24 dev net1; ip addr replace 10.9.2.$n/24 dev net2; sysctl -qw net.ipv6.conf.net1.keep_addr_on_down=0 net.ipv6.conf.net2.keep_addr_on_down=0" >/dev/null 2>&1
+	smc_lib_on "$1" "ip link del $BOND.$VID;
+		ip link set net1 nomaster; ip link set net2 nomaster;
+		ip link del $BOND; ip link set net1 up; ip link set net2 up;
+		ip addr replace 10.9.1.$n/24 dev net1;
+		ip addr replace 10.9.2.$n/24 dev net2;
+		sysctl -qw net.ipv6.conf.net1.keep_addr_on_down=0 \
+			net.ipv6.conf.net2.keep_addr_on_down=0" >/dev/null 2>&1
 	smc_lib_wait_until 10 "rxe1's GID back on $1" smc_lib_gid_has "$1" rxe1 "10.9.1.$n" &&
 		smc_lib_wait_until 10 "rxe2's GID back on $1" smc_lib_gid_has "$1" rxe2 "10.9.2.$n"
 }
@@ -254,8 +262,9 @@ smc_lib_run "SMC-R over the bond, verified, on the active slave's port" \
 	carries bond rxe1
 smc_lib_run "SMC-R over the VLAN on the bond, verified, a VLAN $VID group" \
 	carries vlan rxe1
-smc_lib_run "the active slave's cable pulled mid-transfer: errors within ${CUT_MAX_S}s, groups freed, GIDs on rxe2" \
-	cable_pulled
+name="the active slave's cable pulled mid-transfer: errors within ${CUT_MAX_S}s,"
+name+=" groups freed, GIDs on rxe2"
+smc_lib_run "$name" cable_pulled
 smc_lib_run "SMC-R over the bond on the new active slave's port" \
 	carries bond rxe2
 smc_lib_run "SMC-R over the VLAN on the new active slave's port" \

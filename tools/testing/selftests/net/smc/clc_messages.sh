@@ -27,7 +27,7 @@ if [ "$SMC_LIB_FAMILY" = tcp ]; then
 	smc_lib_bail_skip "needs AF_SMC (SMC_SELFTEST_FAMILY=tcp)"
 fi
 smc_lib_require_mod local ours
-tools=$SMC_LIB_REPO/tools/smc
+tools=$SMC_LIB_TOOLS
 if [ ! -x "$tools/smc_run" ] || [ ! -x "$tools/smcr" ]; then
 	smc_lib_bail_fail "smc_run or smcr not built in $tools"
 fi

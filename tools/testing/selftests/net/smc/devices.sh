@@ -15,8 +15,8 @@
 . "$(dirname "$0")/lib.sh"
 
 SMC_NL_TEST=$SMC_LIB_DIR/smc_nl_test
-SMC_PNET=$SMC_LIB_REPO/tools/smc/smc_pnet
-SMCR=$SMC_LIB_REPO/tools/smc/smcr
+SMC_PNET=$SMC_LIB_PNET
+SMCR=$SMC_LIB_SMCR
 SELECT=/sys/kernel/debug/smc/ib_select
 V1_SWITCH=/sys/kernel/debug/smc/v1_on_rocev2
 NS=smc_dev_test_$$
@@ -88,7 +88,7 @@ json_port()
 
 devices_listed()
 {
-	local d n obj idx rc=0
+	local d n obj idx want rc=0
 
 	"$SMCR" device show
 	for n in 1 2; do
@@ -96,7 +96,10 @@ devices_listed()
 		idx=$(cat "/sys/class/net/net$n/ifindex")
 		obj=$(json_port "$d")
 		echo "$obj"
-		[[ "$obj" == "{\"net_dev\":\"net$n\",\"ifindex\":$idx,\"ib_dev\":\"$d\",\"ib_port\":1,\"state\":\"ACTIVE\",\"pci\":\"n/a\",\"crit\":false,\"links\":0,\"pnetid\":\"\",\"pnet_usr\":false}" ]] || {
+		want="{\"net_dev\":\"net$n\",\"ifindex\":$idx,\"ib_dev\":\"$d\",\"ib_port\":1,"
+		want+="\"state\":\"ACTIVE\",\"pci\":\"n/a\",\"crit\":false,\"links\":0,"
+		want+="\"pnetid\":\"\",\"pnet_usr\":false}"
+		[[ "$obj" == "$want" ]] || {
 			echo "FAIL $d: wrong or missing entry"; rc=1; }
 	done
 	[ "$("$SMCR" device show | grep -c rxe)" = 2 ] || {
@@ -228,7 +231,8 @@ select_answer()
 	local n=$1 gid
 
 	gid=00000000000000000000ffff$(printf '%02x' 10 9 "$n" "$h")
-	echo "rxe$n 1 $(gid_index "$n") $gid $(cat "/sys/class/net/net$n/address") v2 $(cat "/sys/class/net/net$n/ifindex") $2"
+	echo "rxe$n 1 $(gid_index "$n") $gid $(cat "/sys/class/net/net$n/address") v2" \
+		"$(cat "/sys/class/net/net$n/ifindex") $2"
 }
 
 # gid_index <n>: index of the IPv4-mapped RoCEv2 GID of rxe<n> port 1
@@ -293,7 +297,9 @@ alt_answer()
 
 	IFS=. read -r a b c d <<<"$2"
 	gid=00000000000000000000ffff$(printf '%02x' "$a" "$b" "$c" "$d")
-	echo "rxe$n 1 $(gid_index_of "$n" "$2") $gid $(cat "/sys/class/net/net$n/address") v2 $(cat "/sys/class/net/net$n/ifindex") $3"
+	echo "rxe$n 1 $(gid_index_of "$n" "$2") $gid" \
+		"$(cat "/sys/class/net/net$n/address") v2" \
+		"$(cat "/sys/class/net/net$n/ifindex") $3"
 }
 
 # bond_answer <ndev> <a.b.c.d> <pnetid|->: expected answer for the GID
@@ -305,7 +311,8 @@ bond_answer()
 
 	IFS=. read -r a b c d <<<"$2"
 	gid=00000000000000000000ffff$(printf '%02x' "$a" "$b" "$c" "$d")
-	echo "rxe2 1 $(gid_index_of 2 "$2") $gid $(cat "/sys/class/net/$1/address") v2 $(cat "/sys/class/net/$1/ifindex") $3"
+	echo "rxe2 1 $(gid_index_of 2 "$2") $gid $(cat "/sys/class/net/$1/address") v2" \
+		"$(cat "/sys/class/net/$1/ifindex") $3"
 }
 
 # bond_down: net2 back out of the bond, with its address

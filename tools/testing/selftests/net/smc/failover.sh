@@ -90,9 +90,13 @@ path2()
 
 	a=$(path2_addr "$1")
 	if [ "$2" = add ]; then
-		cmd="sysctl -qw net.ipv4.conf.all.arp_ignore=1 net.ipv4.conf.all.arp_announce=2 && ip addr add $a/24 dev net2 metric 100"
+		cmd="sysctl -qw net.ipv4.conf.all.arp_ignore=1 \
+				net.ipv4.conf.all.arp_announce=2 &&
+			ip addr add $a/24 dev net2 metric 100"
 	else
-		cmd="ip addr del $a/24 dev net2; sysctl -qw net.ipv4.conf.all.arp_ignore=0 net.ipv4.conf.all.arp_announce=0"
+		cmd="ip addr del $a/24 dev net2;
+			sysctl -qw net.ipv4.conf.all.arp_ignore=0 \
+				net.ipv4.conf.all.arp_announce=0"
 	fi
 	smc_lib_on "$1" "$cmd"
 }
@@ -100,12 +104,14 @@ path2()
 # pnet_common <local|peer> <add|flush>: one PNETID on both ports
 pnet_common()
 {
-	local p=$SMC_LIB_REPO/tools/smc/smc_pnet cmd
+	local p=$SMC_LIB_PNET cmd
 
 	if [ "$2" = flush ]; then
 		cmd=$(smc_lib_q "$p" -f)
 	else
-		cmd="$(smc_lib_q "$p" -f) && $(smc_lib_q "$p" -a SMCRIG -I net1 -D rxe1 -P 1) && $(smc_lib_q "$p" -a SMCRIG -I net2 -D rxe2 -P 1)"
+		cmd="$(smc_lib_q "$p" -f) &&
+			$(smc_lib_q "$p" -a SMCRIG -I net1 -D rxe1 -P 1) &&
+			$(smc_lib_q "$p" -a SMCRIG -I net2 -D rxe2 -P 1)"
 	fi
 	smc_lib_on "$1" "$cmd"
 }
@@ -277,7 +283,10 @@ fail_cmd()
 	rdma-del) echo "rdma link delete rxe2" ;;
 	addr-del) echo "ip addr del $(path2_addr "$2")/24 dev net2" ;;
 	vlan-down) echo "ip link set dev net2.$VLAN_ID down" ;;
-	tc-in | tc-ack) echo "tc qdisc add dev net2 clsact && tc filter add dev net2 ingress $SMC_LIB_ROCE_DROP" ;;
+	tc-in | tc-ack)
+		echo "tc qdisc add dev net2 clsact &&" \
+			"tc filter add dev net2 ingress $SMC_LIB_ROCE_DROP"
+		;;
 	esac
 }
 
@@ -287,7 +296,11 @@ fail_cmd()
 # net1 address only on net1)
 heal()
 {
-	smc_lib_on "$1" "tc qdisc del dev net2 clsact 2>/dev/null; rdma link show rxe2/1 >/dev/null 2>&1 || rdma link add rxe2 type rxe netdev net2; printf 'link set dev net%s up\\n' 1 2 | ip -batch - && ip addr replace $(path2_addr "$1")/24 dev net2 metric 100" &&
+	smc_lib_on "$1" "tc qdisc del dev net2 clsact 2>/dev/null;
+			rdma link show rxe2/1 >/dev/null 2>&1 ||
+				rdma link add rxe2 type rxe netdev net2;
+			printf 'link set dev net%s up\\n' 1 2 | ip -batch - &&
+				ip addr replace $(path2_addr "$1")/24 dev net2 metric 100" &&
 		smc_lib_wait_until 10 "rxe2 GID of $(path2_addr "$1") on $1" \
 			gid_up "$1" &&
 		smc_lib_wait_until 10 "rxe1 GID of $(smc_lib_ip "$1") on $1" \
@@ -368,8 +381,10 @@ link_fails()
 	tc-ack) rewrite=$(smc_lib_fo_count "$fh" conns_rewrite) ;;
 	esac
 	case $3 in
-	tc-*) echo "$(smc_lib_fo_count local link_add_retries) $(smc_lib_fo_count peer link_add_retries)" \
-		>"$RES.retries" ;;
+	tc-*)
+		echo "$(smc_lib_fo_count local link_add_retries)" \
+			"$(smc_lib_fo_count peer link_add_retries)" >"$RES.retries"
+		;;
 	esac
 	smc_lib_pair "$SMC_LIB_CONNS_TEST" "$srv" sargs cargs || rc=1
 	for h in local peer; do
@@ -397,7 +412,8 @@ link_fails()
 	fi
 	if [ "$(cdc_faults local)" != "$faults_l" ] ||
 		[ "$(cdc_faults peer)" != "$faults_p" ]; then
-		echo "FAIL CDC faults: local $faults_l -> $(cdc_faults local), peer $faults_p -> $(cdc_faults peer)"
+		echo "FAIL CDC faults: local $faults_l -> $(cdc_faults local)," \
+			"peer $faults_p -> $(cdc_faults peer)"
 		rc=1
 	fi
 	if [ "$3" = tc-ack ] && [ "$rewrite" != - ] &&
@@ -660,7 +676,8 @@ vlan_paths()
 	a2=$(vlan_addr "$1" 2)
 	case $2 in
 	add)
-		smc_lib_on "$1" "ip link add link net1 name net1.$v type vlan id $v && ip link add link net2 name net2.$v type vlan id $v" ||
+		smc_lib_on "$1" "ip link add link net1 name net1.$v type vlan id $v &&
+				ip link add link net2 name net2.$v type vlan id $v" ||
 			return 1
 		;;
 	del)
@@ -668,7 +685,9 @@ vlan_paths()
 		return 0
 		;;
 	esac
-	smc_lib_on "$1" "ip link set dev net1.$v up && ip link set dev net2.$v up && ip addr replace $a1/24 dev net1.$v && ip addr replace $a2/24 dev net2.$v metric 100" &&
+	smc_lib_on "$1" "ip link set dev net1.$v up && ip link set dev net2.$v up &&
+			ip addr replace $a1/24 dev net1.$v &&
+			ip addr replace $a2/24 dev net2.$v metric 100" &&
 		smc_lib_wait_until 10 "rxe1 GID of $a1 on $1" smc_lib_gid_has "$1" rxe1 "$a1" &&
 		smc_lib_wait_until 10 "rxe2 GID of $a2 on $1" smc_lib_gid_has "$1" rxe2 "$a2"
 }
@@ -843,7 +862,9 @@ flaps()
 		t2=$(smc_lib_now_ms)
 		smc_lib_wait_until 10 "flap $i: SYMMETRIC with net$k back" \
 			lgr_type_is CLNT SYM || rc=1
-		echo "flap $i net$k: SINGLE in $((t1 - t0)) ms, the path back in $((t2 - t1)) ms, SYMMETRIC in $(($(smc_lib_now_ms) - t2)) ms"
+		echo "flap $i net$k: SINGLE in $((t1 - t0)) ms," \
+			"the path back in $((t2 - t1)) ms," \
+			"SYMMETRIC in $(($(smc_lib_now_ms) - t2)) ms"
 	done
 	echo "$((i - 1)) flaps"
 	kill -0 "$cpid" 2>/dev/null || {
@@ -888,8 +909,9 @@ if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
 		recovers local SERV
 	smc_lib_run "ours/ours, the server on the peer: SYMMETRIC within 5 s" \
 		first_contact_symmetric peer
-	smc_lib_run "ours/ours: $FLAPS flaps of the client's net2 and net1 in turn, each under verified transfers, one group throughout" \
-		flaps_each "$FLAPS"
+	name="ours/ours: $FLAPS flaps of the client's net2 and net1 in turn,"
+	name+=" each under verified transfers, one group throughout"
+	smc_lib_run "$name" flaps_each "$FLAPS"
 	smc_lib_run "both paths back" heal_both
 	smc_lib_exit
 fi
@@ -907,8 +929,9 @@ smc_lib_run "ours here, the distro module on the peer" peer_module distro
 smc_lib_run "ours-client distro-server: SYMMETRIC within 5 s" \
 	first_contact_symmetric peer
 smc_lib_run "8 connections over both links, verified" both_links_carry peer
-smc_lib_run "ours-client distro-server: the server's net2 goes down mid-transfer, all verified on link 1" \
-	link_fails peer peer down
+name="ours-client distro-server: the server's net2 goes down mid-transfer,"
+name+=" all verified on link 1"
+smc_lib_run "$name" link_fails peer peer down
 smc_lib_run "ours-client distro-server: the server's net2 back, SYMMETRIC again" \
 	recovers peer CLNT
 smc_lib_run "8 connections over both links again, verified" \
@@ -942,30 +965,35 @@ smc_lib_run "ours/ours: the server's rxe2 is deleted mid-transfer, all verified 
 	link_fails local local rdma-del
 smc_lib_run "ours/ours: our rxe2 back, both groups SYMMETRIC again" \
 	recovers local SERV CLNT
-smc_lib_run "ours/ours: the server's net2 address (rxe2's GID) goes mid-transfer, all verified on link 1" \
-	link_fails local local addr-del
+name="ours/ours: the server's net2 address (rxe2's GID) goes mid-transfer,"
+name+=" all verified on link 1"
+smc_lib_run "$name" link_fails local local addr-del
 smc_lib_run "ours/ours: our net2 address back, both groups SYMMETRIC again" \
 	recovers local SERV CLNT
 smc_lib_run "8 connections over both links of ours again, verified" \
 	both_links_carry local
 smc_lib_run "ours/ours, the server on the peer: SYMMETRIC within 5 s" \
 	first_contact_symmetric peer
-smc_lib_run "ours/ours: $FLAPS flaps of net2 and net1 in turn under 8 verified transfers, one group throughout" \
-	flaps "$FLAPS"
+name="ours/ours: $FLAPS flaps of net2 and net1 in turn under 8 verified transfers,"
+name+=" one group throughout"
+smc_lib_run "$name" flaps "$FLAPS"
 smc_lib_run "ours/ours, TEST_LINK after ${SILENT_TESTLINK_S}s: SYMMETRIC, the server on the peer" \
 	silent_group
-smc_lib_run "ours/ours: RoCE into the client's net2 dropped mid-answer, TEST_LINK finds it, all verified on link 1, no wait over $((SILENT_GAP_MS / 1000))s" \
-	link_fails peer local tc-in
+name="ours/ours: RoCE into the client's net2 dropped mid-answer, TEST_LINK finds it,"
+name+=" all verified on link 1, no wait over $((SILENT_GAP_MS / 1000))s"
+smc_lib_run "$name" link_fails peer local tc-in
 smc_lib_run "ours/ours: RoCE passes again, SYMMETRIC again by a retry within ${SILENT_BACK_S}s" \
 	silent_back
-smc_lib_run "ours/ours: only the answers into the client's net2 dropped mid-send, the rewritten bytes no new data, all verified on link 1" \
-	link_fails peer local tc-ack
+name="ours/ours: only the answers into the client's net2 dropped mid-send,"
+name+=" the rewritten bytes no new data, all verified on link 1"
+smc_lib_run "$name" link_fails peer local tc-ack
 smc_lib_run "ours/ours: RoCE passes again, SYMMETRIC again by a retry" \
 	silent_back
 smc_lib_run "ours/ours, TEST_LINK after ${BOTH_TESTLINK_S}s: SYMMETRIC, the server on the peer" \
 	testlink_group
-smc_lib_run "ours/ours: both of the client's paths go down mid-transfer, errors within ${BOTH_LOCAL_MAX_S}s here and ${BOTH_REMOTE_MAX_S}s there, groups freed" \
-	both_down
+name="ours/ours: both of the client's paths go down mid-transfer,"
+name+=" errors within ${BOTH_LOCAL_MAX_S}s here and ${BOTH_REMOTE_MAX_S}s there, groups freed"
+smc_lib_run "$name" both_down
 smc_lib_run "both paths back: a new group SYMMETRIC" paths_back
 smc_lib_run "ours/ours over VLAN $VLAN_ID on both paths: a VLAN group SYMMETRIC within 5 s" \
 	vlan_group

@@ -450,7 +450,7 @@ NS=smc_faults_ns
 NS_ADDR=10.9.2.200
 ns_up()
 {
-	local pnet=$SMC_LIB_REPO/tools/smc/smc_pnet
+	local pnet=$SMC_LIB_PNET
 
 	ip netns add "$NS" &&
 		ip link add vx0 type veth peer name vx1 &&
@@ -470,7 +470,7 @@ ns_down()
 {
 	ip netns del "$NS" 2>/dev/null
 	ip link del vx0 2>/dev/null
-	"$SMC_LIB_REPO/tools/smc/smc_pnet" -d SMCNS >/dev/null 2>&1
+	"$SMC_LIB_PNET" -d SMCNS >/dev/null 2>&1
 	sysctl -qw net.ipv4.ip_forward=0 net.ipv4.conf.net2.proxy_arp=0
 }
 
@@ -708,7 +708,8 @@ $(smc_lib_peer "$(smc_lib_q "$SMC_LIB_DATA_TEST" wait --result "$RES")" 2>&1)" |
 		for h in "${hosts[@]}"; do
 			# "slab page": times still to fail
 			left=$(fault_inject "$h" 0 | xargs) || rc=1
-			echo "  $i: allocations failed on $h (slab page): $((ALLOC_TIMES - ${left%% *})) $((ALLOC_TIMES - ${left##* }))"
+			echo "  $i: allocations failed on $h (slab page):" \
+				"$((ALLOC_TIMES - ${left%% *})) $((ALLOC_TIMES - ${left##* }))"
 			failed[$h]=$((failed[$h] + ALLOC_TIMES - ${left%% *}))
 		done
 	done
@@ -755,7 +756,8 @@ cleanup()
 		echo 0 >/sys/kernel/debug/smc/rx_stall"
 	if [ "$have_faults" = 1 ]; then
 		for h in local peer; do
-			smc_lib_on "$h" "for d in $FAULT_DIRS; do [ ! -d \$d ] || echo 0 >\$d/times; done"
+			smc_lib_on "$h" "for d in $FAULT_DIRS; do
+				[ ! -d \$d ] || echo 0 >\$d/times; done"
 		done
 	fi
 	smc_lib_testlink local "${testlink_l:-30}"
@@ -787,10 +789,12 @@ smc_lib_plan "$n"
 smc_lib_run "TEST_LINK every ${TESTLINK_S}s on both hosts" fast_testlink
 # the debug kernel has no clsact or flower
 if [ -z "$quick" ]; then
-	smc_lib_run "RoCE blocked both ways (tc), server on the peer: both fall back, no Decline read as data" \
-		blocked_connect peer server
-	smc_lib_run "RoCE blocked both ways (tc), server here: both fall back, no Decline read as data" \
-		blocked_connect local server
+	name="RoCE blocked both ways (tc), server on the peer: both fall back,"
+	name+=" no Decline read as data"
+	smc_lib_run "$name" blocked_connect peer server
+	name="RoCE blocked both ways (tc), server here: both fall back,"
+	name+=" no Decline read as data"
+	smc_lib_run "$name" blocked_connect local server
 	smc_lib_run "Confirm naming a QP the reused group lacks: reset, group kept" \
 		foreign_confirm
 	smc_lib_run "peer forces no cursor update after urgent data: the writer asks" \
@@ -811,9 +815,9 @@ smc_lib_run "port down here during a transfer" port_down local
 [ -n "$quick" ] ||
 	smc_lib_run "peer stops taking messages in during a transfer: TEST_LINK finds it" \
 		rx_stall
+name="RoCE packets into the peer dropped during a transfer (tc): TEST_LINK finds it"
 [ -n "$quick" ] ||
-	smc_lib_run "RoCE packets into the peer dropped during a transfer (tc): TEST_LINK finds it" \
-		tc_drop peer
+	smc_lib_run "$name" tc_drop peer
 [ -n "$quick" ] ||
 	smc_lib_run "namespace deleted under an idle link group: the group goes" \
 		netns_delete idle
@@ -823,15 +827,17 @@ smc_lib_run "namespace deleted mid-transfer, its client killed: the group goes" 
 	smc_lib_run "exclusive RDMA namespaces: no device of another namespace used" \
 		netns_exclusive
 # only the debug kernel has fault injection
+name="GFP_ATOMIC allocations under smc fail on the debug hosts: transfers end or complete"
 [ "$have_faults" = 1 ] &&
-	smc_lib_run "GFP_ATOMIC allocations under smc fail on the debug hosts: transfers end or complete" \
-		alloc_faults
+	smc_lib_run "$name" alloc_faults
 if [ "$have_distro" = 1 ]; then
 	smc_lib_run "peer runs the distro smc with a UEID" peer_to_distro
-	smc_lib_run "distro peer: RoCE blocked both ways (tc), server on the peer: both fall back, our client declines" \
-		blocked_connect peer client
-	smc_lib_run "distro peer: RoCE blocked both ways (tc), server here: both fall back, our server declines" \
-		blocked_connect local server
+	name="distro peer: RoCE blocked both ways (tc), server on the peer: both fall back,"
+	name+=" our client declines"
+	smc_lib_run "$name" blocked_connect peer client
+	name="distro peer: RoCE blocked both ways (tc), server here: both fall back,"
+	name+=" our server declines"
+	smc_lib_run "$name" blocked_connect local server
 	smc_lib_run "distro peer: device deleted here under an idle link group" \
 		idle_delete local
 fi

@@ -27,13 +27,20 @@
 #   SMC_SELFTEST_SECONDARY   1: this run repeats the stock x86_64 one on
 #                            another kernel or byte order; tests that
 #                            know it leave out what depends on neither
-#   SMCSS                    smcss binary (default: tools/smc/smcss)
+#   SMC_TOOLS                the directory of smcss, smcr, smc_pnet,
+#                            smc_run and libsmc-preload.so (default: this
+#                            project's tools/smc; set it when the tests run
+#                            from a kernel tree)
+#   SMCSS                    smcss binary (default: $SMC_TOOLS/smcss)
 
 SMC_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SMC_LIB_REPO=$(cd "$SMC_LIB_DIR/../../../../.." && pwd)
 SMC_LIB_SOCK_TEST=$SMC_LIB_DIR/smc_sock_test
 SMC_LIB_DATA_TEST=$SMC_LIB_DIR/smc_data_test
-SMC_LIB_SMCSS=${SMCSS:-$SMC_LIB_REPO/tools/smc/smcss}
+SMC_LIB_TOOLS=${SMC_TOOLS:-$SMC_LIB_REPO/tools/smc}
+SMC_LIB_SMCSS=${SMCSS:-$SMC_LIB_TOOLS/smcss}
+SMC_LIB_SMCR=$SMC_LIB_TOOLS/smcr
+SMC_LIB_PNET=$SMC_LIB_TOOLS/smc_pnet
 SMC_LIB_OURS=${SMC_LIB_OURS:-$SMC_LIB_REPO/net/smc}
 SMC_LIB_FAMILY=${SMC_SELFTEST_FAMILY:-smc}
 SMC_LIB_HOOK="bash $SMC_LIB_DIR/lib.sh hook"
@@ -164,7 +171,8 @@ smc_lib_exit()
 		echo "# planned $smc_lib_plan_n tests, ran $smc_lib_n"
 		smc_lib_fail=$((smc_lib_fail + 1))
 	fi
-	echo "# Totals: pass:$smc_lib_pass fail:$smc_lib_fail xfail:0 xpass:0 skip:$smc_lib_skipped error:0"
+	echo "# Totals: pass:$smc_lib_pass fail:$smc_lib_fail xfail:0 xpass:0" \
+		"skip:$smc_lib_skipped error:0"
 	if [ "$smc_lib_fail" -gt 0 ]; then
 		exit "$SMC_LIB_KSFT_FAIL"
 	fi
@@ -243,7 +251,8 @@ smc_lib_same_byte_order()
 # SMC_LIB_DISTRO_SMCR_WHY is the skip reason of the sourcing scripts when
 # it is false.
 # shellcheck disable=SC2034
-SMC_LIB_DISTRO_SMCR_WHY="the distro smc's SMC-R needs 6.12 or, on 6.1, the rig's rxe on both hosts (make KVER=6.1 rxe-out)"
+SMC_LIB_DISTRO_SMCR_WHY="the distro smc's SMC-R needs 6.12 or, on 6.1,"
+SMC_LIB_DISTRO_SMCR_WHY+=" the rig's rxe on both hosts (make KVER=6.1 rxe-out)"
 smc_lib_distro_smcr()
 {
 	smc_lib_kernel_ge 6 12 || smc_lib_rxe_no_replay
@@ -271,7 +280,8 @@ smc_lib_distro_state()
 # registering RMBs on the link's QP, meets under load.  Hosts without
 # rxe (RoCE hardware) qualify.
 # shellcheck disable=SC2034
-SMC_LIB_RXE_NO_REPLAY_WHY="a stock rxe kills the distro smc's links under this load (make rxe-out; scripts/rig/rxe/)"
+SMC_LIB_RXE_NO_REPLAY_WHY="a stock rxe kills the distro smc's links under this load"
+SMC_LIB_RXE_NO_REPLAY_WHY+=" (make rxe-out; scripts/rig/rxe/)"
 smc_lib_rxe_no_replay()
 {
 	local h
@@ -296,7 +306,7 @@ smc_lib_distro_pnet()
 	smc_lib_kernel_ge 6 12 && return 0
 	for l in 1 2; do
 		cmd="$cmd && { [ ! -e /sys/class/infiniband/rxe$l ] ||
-			$(smc_lib_q "$SMC_LIB_REPO/tools/smc/smc_pnet" -a "SMCRIG$l" \
+			$(smc_lib_q "$SMC_LIB_PNET" -a "SMCRIG$l" \
 				-I "net$l" -D "rxe$l" -P 1); }"
 	done
 	smc_lib_on "$1" "$cmd"
@@ -403,7 +413,8 @@ smc_lib_mod_wait_idle()
 		[ -d /sys/module/smc ] || return 0
 		holders=$(find /sys/module/smc/holders -mindepth 1 | wc -l)
 		[ "$(cat /sys/module/smc/refcnt)" -le "$holders" ] && return 0
-		[ "$i" = 1 ] && echo "waiting for smc sockets to go: refcnt $(cat /sys/module/smc/refcnt)"
+		[ "$i" = 1 ] &&
+			echo "waiting for smc sockets to go: refcnt $(cat /sys/module/smc/refcnt)"
 		sleep 0.1
 	done
 	echo "smc still in use: refcnt $(cat /sys/module/smc/refcnt), $holders dependent modules"
@@ -467,7 +478,6 @@ smc_lib_mod()
 
 # ---- SMC-R set-up ----------------------------------------------------------------
 
-SMC_LIB_SMCR=$SMC_LIB_REPO/tools/smc/smcr
 # the UEID the SMC-R tests give both hosts: SMC-Rv2 needs a common one
 SMC_LIB_UEID=SMC-R.SELFTEST
 
@@ -1063,7 +1073,7 @@ smc_lib_require_tools()
 		return 0
 	fi
 	[ -x "$SMC_LIB_SMCSS" ] ||
-		smc_lib_bail_skip "$SMC_LIB_SMCSS not built (make -C tools/smc)"
+		smc_lib_bail_skip "$SMC_LIB_SMCSS not built (make -C tools/smc, or set SMC_TOOLS)"
 	[ "$(id -u)" = 0 ] || smc_lib_bail_skip "must run as root"
 }
 

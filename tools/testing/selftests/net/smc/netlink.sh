@@ -16,8 +16,8 @@
 . "$(dirname "$0")/lib.sh"
 
 SMC_NL_TEST=$SMC_LIB_DIR/smc_nl_test
-SMC_PNET=$SMC_LIB_REPO/tools/smc/smc_pnet
-SMCR=$SMC_LIB_REPO/tools/smc/smcr
+SMC_PNET=$SMC_LIB_PNET
+SMCR=$SMC_LIB_SMCR
 NS=smc_nl_test_$$
 
 [ "$(id -u)" = 0 ] || smc_lib_bail_skip "must run as root"
@@ -204,7 +204,8 @@ run_cases()
 	ip netns del "$NS"
 }
 
-SYSCTLS="autocorking_size smcr_buf_type smcr_testlink_time wmem rmem smcr_max_links_per_lgr smcr_max_conns_per_lgr limit_smc_hs"
+SYSCTLS="autocorking_size smcr_buf_type smcr_testlink_time wmem rmem"
+SYSCTLS+=" smcr_max_links_per_lgr smcr_max_conns_per_lgr limit_smc_hs"
 
 # sysctl_try <where> <name> <value>: write, print the result and value
 sysctl_try()
@@ -252,12 +253,14 @@ run_sysctls()
 		for s in $SYSCTLS; do
 			echo "ns $s=$(ip netns exec "$NS" cat "/proc/sys/net/smc/$s")"
 		done
-		echo "netlink HS after sysctl 1: $("$SMC_NL_TEST" -d SMC_GEN_NETLINK 16 | head -n 1)"
+		echo "netlink HS after sysctl 1:" \
+			"$("$SMC_NL_TEST" -d SMC_GEN_NETLINK 16 | head -n 1)"
 		sysctl_try ns limit_smc_hs 0
 		"$SMC_NL_TEST" SMC_GEN_NETLINK 18 >/dev/null
 		echo "sysctl after netlink disable: $(cat /proc/sys/net/smc/limit_smc_hs)"
 		ip netns exec "$NS" "$SMC_NL_TEST" SMC_GEN_NETLINK 17 >/dev/null
-		echo "ns sysctl after ns netlink enable: $(ip netns exec "$NS" cat /proc/sys/net/smc/limit_smc_hs)"
+		echo "ns sysctl after ns netlink enable:" \
+			"$(ip netns exec "$NS" cat /proc/sys/net/smc/limit_smc_hs)"
 		echo "init sysctl after ns netlink enable: $(cat /proc/sys/net/smc/limit_smc_hs)"
 	} > "$out" 2>&1
 	ip netns del "$NS"
@@ -302,7 +305,7 @@ tool_script()
 {
 	cat <<'EOF'
 run() { echo "\$ $*"; "$@" 2>&1; echo "exit $?"; }
-P=$1/tools/smc/smc_pnet; R=$1/tools/smc/smcr
+P=$1/smc_pnet; R=$1/smcr
 run $P -f
 run $P
 run $P -a NETA -I net1
@@ -442,11 +445,12 @@ genl_alias()
 
 tools_like_distro()
 {
-	local ours peer
+	local ours peer b64
 
-	ours=$(bash -s "$SMC_LIB_REPO" < <(tool_script) 2>&1)
+	ours=$(bash -s "$SMC_LIB_TOOLS" < <(tool_script) 2>&1)
 	# one line for the peer: the script travels base64-encoded
-	peer=$(smc_lib_peer "echo $(tool_script | base64 -w 0) | base64 -d | bash -s $(printf '%q' "$SMC_LIB_REPO")" 2>&1)
+	b64=$(tool_script | base64 -w 0)
+	peer=$(smc_lib_peer "echo $b64 | base64 -d | bash -s $(printf '%q' "$SMC_LIB_TOOLS")" 2>&1)
 	if ! diff -u <(printf '%s\n' "$peer") <(printf '%s\n' "$ours"); then
 		echo "FAIL the tools print differently on distro (peer) and ours"
 		return 1
@@ -529,7 +533,9 @@ expected_fback_order()
 {
 	local want got
 
-	want='[{"side":"server","code":"0x03010000","count":1},{"side":"client","code":"0x03060000","count":1},{"side":"client","code":"0x03010000","count":1}]'
+	want='[{"side":"server","code":"0x03010000","count":1},'
+	want+='{"side":"client","code":"0x03060000","count":1},'
+	want+='{"side":"client","code":"0x03010000","count":1}]'
 	got=$(cat "$tmp/$1.fback")
 	echo "$1: $got"
 	[ "$got" = "$want" ] || { echo "FAIL expected $want"; return 1; }

@@ -105,7 +105,11 @@ start_idle()
 	smc_lib_wait_until "$WAIT_S" "the holder on the peer" \
 		smc_lib_peer "grep -q READY $RES.hold" || return 1
 	port=$(smc_lib_ready_port "$(smc_lib_peer "cat $RES.hold")")
-	[ -n "$port" ] || { echo "no port from the holder"; smc_lib_peer "cat $RES.hold"; return 1; }
+	[ -n "$port" ] || {
+		echo "no port from the holder"
+		smc_lib_peer "cat $RES.hold"
+		return 1
+	}
 	python3 "$BLOCKED" block "$SMC_PEER_IP2" "$port" recv >"$RES.recv" 2>&1 &
 	idle_pids=$!
 	python3 "$BLOCKED" block "$SMC_PEER_IP2" "$port" send >"$RES.send" 2>&1 &

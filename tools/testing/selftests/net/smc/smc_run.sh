@@ -17,7 +17,7 @@ if [ "$SMC_LIB_FAMILY" = tcp ]; then
 	smc_lib_bail_skip "needs AF_SMC (SMC_SELFTEST_FAMILY=tcp)"
 fi
 
-tools=$(cd "$SMC_LIB_DIR/../../../../smc" && pwd)
+tools=$SMC_LIB_TOOLS
 run=$tools/smc_run
 if [ ! -x "$run" ] || [ ! -f "$tools/libsmc-preload.so" ]; then
 	smc_lib_bail_fail "smc_run or libsmc-preload.so not built in $tools"
@@ -144,7 +144,8 @@ socat_echo()
 	bg_start socat 'listening on' "$run" socat -d -d \
 		"TCP-LISTEN:$port,bind=$srv_ip,reuseaddr" EXEC:cat || return 1
 	listener_is_smc "$port" || { bg_stop; return 1; }
-	out=$(smc_lib_on peer "echo hello-socat | SMC_DEBUG=1 $(smc_lib_q "$run") socat - TCP:$srv_ip:$port" 2>&1)
+	out=$(smc_lib_on peer "echo hello-socat |
+		SMC_DEBUG=1 $(smc_lib_q "$run") socat - TCP:$srv_ip:$port" 2>&1)
 	echo "$out"
 	bg_stop
 	grep -qx 'hello-socat' <<<"$out" && client_converted "$out"
@@ -160,7 +161,9 @@ curl_http()
 	bg_start http 'Serving HTTP' "$run" python3 -u -m http.server "$port" \
 		--bind "$srv_ip" --directory "$work/www" || return 1
 	listener_is_smc "$port" || { bg_stop; return 1; }
-	out=$(smc_lib_on peer "SMC_DEBUG=1 $(smc_lib_q "$run") curl -sS -o /tmp/smc_run_blob http://$srv_ip:$port/blob && md5sum </tmp/smc_run_blob" 2>&1)
+	out=$(smc_lib_on peer "SMC_DEBUG=1 $(smc_lib_q "$run") curl -sS \
+			-o /tmp/smc_run_blob http://$srv_ip:$port/blob &&
+		md5sum </tmp/smc_run_blob" 2>&1)
 	echo "$out"
 	bg_stop
 	grep -qF "$sum" <<<"$out" || { echo "FAIL the download differs"; return 1; }
@@ -176,7 +179,8 @@ iperf3_run()
 		-B "$srv_ip" -p "$port" ||
 		return 1
 	listener_is_smc "$port" || { bg_stop; return 1; }
-	out=$(smc_lib_on peer "SMC_DEBUG=1 timeout 120 $(smc_lib_q "$run") iperf3 -c $srv_ip -p $port -n 8M" 2>&1)
+	out=$(smc_lib_on peer "SMC_DEBUG=1 timeout 120 $(smc_lib_q "$run") \
+		iperf3 -c $srv_ip -p $port -n 8M" 2>&1)
 	local rc=$?
 	echo "$out" | tail -n 6
 	bg_stop

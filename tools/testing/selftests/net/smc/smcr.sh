@@ -300,7 +300,7 @@ pnet_both()
 {
 	local cmd
 
-	cmd=$(smc_lib_q "$SMC_LIB_REPO/tools/smc/smc_pnet" "$@")
+	cmd=$(smc_lib_q "$SMC_LIB_PNET" "$@")
 	smc_lib_on local "$cmd" && smc_lib_on peer "$cmd"
 }
 

@@ -110,10 +110,12 @@ if [ "$have_distro" = 1 ]; then
 	smc_lib_run "100 connections distro-client-B ours-server-A" \
 		run_conns local 100 65536 1
 	if [ "$load_ok" = 1 ]; then
-		smc_lib_run "100 connections distro-client-B ours-server-A, 16 KiB RMBs, 256 KiB each" \
-			run_conns local 100 262144 1 16384
-		smc_lib_run "100 connections ours-client-A distro-server-B, 16 KiB RMBs, 256 KiB each" \
-			run_conns peer 100 262144 1 16384
+		name="100 connections distro-client-B ours-server-A,"
+		name+=" 16 KiB RMBs, 256 KiB each"
+		smc_lib_run "$name" run_conns local 100 262144 1 16384
+		name="100 connections ours-client-A distro-server-B,"
+		name+=" 16 KiB RMBs, 256 KiB each"
+		smc_lib_run "$name" run_conns peer 100 262144 1 16384
 	else
 		smc_lib_skip "the distro smc with 16 KiB RMBs" "$SMC_LIB_RXE_NO_REPLAY_WHY"
 	fi

@@ -97,7 +97,8 @@ unload_both()
 
 	for h in local peer; do
 		t=$(smc_lib_now_ms)
-		smc_lib_on "$h" "timeout $((UNLOAD_MAX_S * 2)) bash $(smc_lib_q "$SMC_LIB_DIR/lib.sh") mod_unload" ||
+		smc_lib_on "$h" "timeout $((UNLOAD_MAX_S * 2)) \
+				bash $(smc_lib_q "$SMC_LIB_DIR/lib.sh") mod_unload" ||
 			{ echo "FAIL smc does not unload on $h"; rc=1; }
 		ms=$(($(smc_lib_now_ms) - t))
 		echo "smc unloaded on $h in $ms ms"
@@ -118,7 +119,8 @@ fuzz_round()
 	for try in 1 2 3 4 5; do
 		[ "$sent" -lt "$CHUNK" ] || break
 		hold_start || { hold_end; return 1; }
-		out=$(smc_lib_on "$fuzzer" "echo $((CHUNK - sent)) $((seed * 8 + try)) >$FUZZ && cat $FUZZ")
+		out=$(smc_lib_on "$fuzzer" "echo $((CHUNK - sent)) $((seed * 8 + try)) >$FUZZ &&
+			cat $FUZZ")
 		hold_end
 		n=$(printf '%s\n' "$out" | awk '$1 == "sent" { print $2 }')
 		e=$(printf '%s\n' "$out" | awk '$1 == "sent" { print $4 }')

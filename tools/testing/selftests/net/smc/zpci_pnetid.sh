@@ -19,7 +19,7 @@
 # shellcheck disable=SC2317 # functions run through smc_lib_run and trap
 . "$(dirname "$0")/lib.sh"
 
-SMC_PNET=$SMC_LIB_REPO/tools/smc/smc_pnet
+SMC_PNET=$SMC_LIB_PNET
 DBG=/sys/kernel/debug/smc/pnetid
 SELECT=/sys/kernel/debug/smc/ib_select
 ZDEV=zpci0
@@ -98,7 +98,10 @@ finds_function()
 	local pci fid uid pchid want arg cmdline rc=0
 
 	pci=$(readlink -f "/sys/class/net/$ZDEV/device/..")
-	[ -f "$pci/function_id" ] || { echo "FAIL $ZDEV is not on a zPCI function ($pci)"; return 1; }
+	[ -f "$pci/function_id" ] || {
+		echo "FAIL $ZDEV is not on a zPCI function ($pci)"
+		return 1
+	}
 	fid=$(cat "$pci/function_id") uid=$(cat "$pci/uid")
 	pchid=$(cat "$pci/pchid")
 	echo "sysfs $pci: function_id=$fid uid=$uid pchid=$pchid"
