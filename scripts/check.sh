@@ -278,6 +278,18 @@ run_selftests() {
 	indent <"$logdir/$log.log"
 	sub_pass=$(grep -Ec '^# ok [0-9]+ - ' "$logdir/$log.log")
 	sub_fail=$(grep -Ec '^# not ok [0-9]+ - ' "$logdir/$log.log")
+	# each failure again at the end, where a short excerpt of this
+	# output still shows it: the lines before it, then its script
+	[ "$sub_fail" = 0 ] || awk '
+		/^# selftests: / { script = substr($0, 14) }
+		{ buf[NR % 30] = $0 }
+		/^# not ok [0-9]+ - / {
+			for (i = NR - 29; i < NR; i++)
+				if (i > 0)
+					print "  " buf[i % 30]
+			fails = fails "failed: " script ": " substr($0, 3) "\n"
+		}
+		END { printf "%s", fails }' "$logdir/$log.log" | indent
 	echo "# $log: $sub_pass subtests passed, $sub_fail failed"
 	pass=$((pass + sub_pass))
 	fail=$((fail + sub_fail))
