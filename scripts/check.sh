@@ -33,6 +33,8 @@
 #      builds the module into updates/dkms, boots two rig hosts with that
 #      module for an SMC-R data test (installed.sh), and removes the
 #      packages, after which modprobe must find the distro module again;
+#      with "intree" too, the selftests as that kernel tree has them:
+#      built and run (two scripts) by its own kselftest Makefile and runner;
 #   4d. "bench": the benchmark harness in its smoke mode (make bench
 #      BENCH_SMOKE=1, about 1 minute): it must write results.md,
 #      results.json and a chart, and every SMC cell must be SMC-R; the
@@ -203,18 +205,18 @@ if [[ " $parts " == *" static "* ]]; then
 fi
 
 # -- in tree: the overlay on linux-source-6.12 --------------------------------------
-# script_part <name> <label>: scripts/<name>.sh, whose "[<name>]" lines
-# sum it up, or the end of its log when it failed
+# script_part <name> <label> [<step>]: scripts/<name>.sh [<step>], whose
+# "[<name>]" lines sum it up, or the end of its log when it failed
 script_part() {
-	local t rc
+	local t rc l=$logdir/$1${3:+-$3}.log
 
 	t=$(ms)
-	"$top/scripts/$1.sh" >"$logdir/$1.log" 2>&1
+	"$top/scripts/$1.sh" ${3:+"$3"} >"$l" 2>&1
 	rc=$?
 	if [ $rc = 0 ]; then
-		grep "^\[$1\]" "$logdir/$1.log" | indent
+		grep "^\[$1\]" "$l" | indent
 	else
-		tail -n 40 "$logdir/$1.log" | indent
+		tail -n 40 "$l" | indent
 	fi
 	result $rc "$2" $(($(ms) - t))
 }
@@ -305,6 +307,11 @@ fi
 # -- the Debian packages: build, install with DKMS, run, remove ------------------
 if [[ " $parts " == *" deb "* ]]; then
 	script_part deb "make deb: smc-r-dkms and smc-r-tools lintian-clean; in a Debian 13 root DKMS builds the module into updates/dkms, two rig hosts move verified SMC-R data with it, and removal brings back the distro module"
+fi
+
+# -- the selftests from the kernel tree of the intree part ------------------------
+if [[ " $parts " == *" intree "* ]] && [[ " $parts " == *" selftests "* ]]; then
+	script_part intree "the selftests from linux-source-6.12 with ours overlaid: make -C tools/testing/selftests TARGETS=net/smc run_tests, the tree's lib.mk and runner, on the rig" selftests
 fi
 
 # -- Debian 12's 6.1: both hosts boot it, with our 6.1 build ------------------

@@ -14,11 +14,16 @@
 # with SMC=y from net/smc/.kunitconfig and boots it in QEMU.
 #
 # Then the overlay as a git format-patch series against the base, which
-# checkpatch --strict must accept.  Each configuration keeps its build
+# checkpatch --strict must accept.  The selftests step builds
+# tools/testing/selftests/net/smc with the tree's own kselftest Makefile
+# and lib.mk, and runs two of its scripts on the two-host rig with the
+# tree's runner, as "make -C tools/testing/selftests TARGETS=net/smc
+# run_tests" does in any kernel tree.  Each configuration keeps its build
 # tree under $SMC_CACHE/intree/<key>/ (key: the tarball), so a warm run only
 # rebuilds what changed: about 3 minutes, a cold one about 15.
 #
-#   scripts/intree.sh [build] [kunit] [series]    all by default
+#   scripts/intree.sh [build] [kunit] [series]    these by default
+#   scripts/intree.sh selftests                   needs the rig
 #   INTREE_ARCHES="x86_64" scripts/intree.sh build
 #
 # Results: out/intree/ (build logs, the series, checkpatch's verdicts).
@@ -26,30 +31,20 @@
 # checkpatch finding.
 set -euo pipefail
 
-KVER=6.12
-CACHE=${SMC_CACHE:-$HOME/.cache/smc-r}
+KVER=6.12 TAG=intree
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
 JOBS=${JOBS:-$(nproc)}
 ARCHES=${INTREE_ARCHES:-x86_64 s390}
-export KVER SMC_CACHE=$CACHE
-top=$(cd "$(dirname "$0")/.." && pwd)
 res=$top/out/intree
 
-log() { printf '[intree] %s\n' "$*" >&2; }
-die() { printf '[intree] error: %s\n' "$*" >&2; exit 1; }
-
-[ "$(id -u)" = 0 ] || die "run as root (the build chroot needs it)"
-envf=$CACHE/env-$KVER.sh
+smc_env
 tarball=$CACHE/src/linux-source-$KVER.tar.xz
-if [ ! -f "$envf" ] || [ ! -f "$tarball" ]; then
-	"$top/scripts/setup.sh" >/dev/null
-fi
 [ -f "$tarball" ] || die "no $tarball after scripts/setup.sh"
 # the s390x cross compiler in the build chroot
 if [[ " $ARCHES " == *" s390 "* ]]; then
 	SMC_ARCH=s390x "$top/scripts/setup.sh" >/dev/null
 fi
-# shellcheck source=/dev/null
-. "$envf"
 
 key=$(stat -c '%s %Y' "$tarball" | md5sum | cut -c1-10)
 dir=$CACHE/intree/$key
@@ -60,7 +55,8 @@ mkdir -p "$res"
 overlay_files() {
 	git -C "$top" ls-files --cached --others --exclude-standard \
 		net/smc include/uapi/linux/smc.h \
-		include/uapi/linux/smc_diag.h drivers/s390/pci
+		include/uapi/linux/smc_diag.h drivers/s390/pci \
+		tools/testing/selftests/net/smc
 }
 
 # the pristine base, extracted once; the overlay then follows this tree
@@ -217,6 +213,7 @@ series() {
 		"uapi: smc: the SMC netlink and sock_diag ABI, unchanged in number"
 		"net/smc: SMC-R, a new implementation"
 		"net/smc: KUnit suites for the wire codecs, cursors, close and link groups"
+		"selftests: net/smc: SMC-R between two hosts over Soft-RoCE"
 	)
 
 	rm -rf "$g" "$res/series"
@@ -226,6 +223,10 @@ series() {
 	git -C "$g" config user.email "smc-r@localhost"
 	# the base: upstream's versions of every path a patch touches
 	cp -a "$dir/base/." "$g/"
+	# and the two files patch 5 edits, which the overlay never writes
+	mkdir -p "$g/tools/testing/selftests"
+	cp "$tree/tools/testing/selftests/Makefile" "$g/tools/testing/selftests/"
+	cp "$tree/MAINTAINERS" "$g/"
 	git -C "$g" add -A
 	git -C "$g" commit -q -m "base: linux-source-$KVER"
 
@@ -246,7 +247,8 @@ existing tools work unchanged."
 	# 3: the implementation, built again from net/Kconfig and
 	# net/Makefile; its Kconfig and Kbuild without the KUnit suites,
 	# which patch 4 adds
-	mapfile -t files < <(overlay_files | grep -v -e "$kunit_re" -e '^include/')
+	mapfile -t files < <(overlay_files |
+		grep -v -e "$kunit_re" -e '^include/' -e '^tools/')
 	copy_ours "$g" "${files[@]}"
 	awk '/^config SMC_KUNIT_TEST$/ { skip = 1 } /^config / && !/SMC_KUNIT_TEST/ { skip = 0 }
 	     !skip' "$top/net/smc/Kconfig" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' \
@@ -269,29 +271,83 @@ Documentation/networking/smc-design.rst of the project maps the files."
 	commit "$g" "${subj[3]}" "Suites of pure functions (codecs, cursors, close state, handshake
 checks, buffer sizes, zPCI parsing) and suites that need a Soft-RoCE
 device rxe1 (link groups, the data path), which skip without one."
+	# 5: the selftests, a target of the kselftest Makefile like the other
+	# net/ directories, and a path of the SMC entry in MAINTAINERS
+	mapfile -t files < <(overlay_files | grep '^tools/')
+	copy_ours "$g" "${files[@]}"
+	sed -i '/^TARGETS += net\/rds$/a TARGETS += net/smc' \
+		"$g/tools/testing/selftests/Makefile"
+	sed -i '/^SHARED MEMORY COMMUNICATIONS (SMC) SOCKETS$/,/^$/ {
+		/^F:\tnet\/smc\/$/a F:\ttools/testing/selftests/net/smc/
+	}' "$g/MAINTAINERS"
+	grep -qx 'TARGETS += net/smc' "$g/tools/testing/selftests/Makefile" ||
+		die "no net/rds line in tools/testing/selftests/Makefile to add net/smc after"
+	grep -q '^F:.tools/testing/selftests/net/smc/$' "$g/MAINTAINERS" ||
+		die "no SMC entry with F: net/smc/ in MAINTAINERS"
+	git -C "$g" add -A
+	commit "$g" "${subj[4]}" "Two hosts with Soft-RoCE devices, one running the tests and the other
+reached through SMC_PEER_EXEC: SMC-R against TCP and the distro module,
+the CLC and LLC messages, failover between two links, faults, the
+netlink and sock_diag interfaces.  Without a second host or RDMA devices
+the scripts skip with the reason."
 
-	git -C "$g" format-patch -q -o "$res/series" HEAD~4
+	git -C "$g" format-patch -q -o "$res/series" HEAD~5
 	n=$(find "$res/series" -name '*.patch' | wc -l)
-	[ "$n" = 4 ] || die "format-patch wrote $n patches, not 4"
+	[ "$n" = 5 ] || die "format-patch wrote $n patches, not 5"
 	# the series as a whole must apply to the base and give the overlay
-	git -C "$g" checkout -q HEAD~4
+	git -C "$g" checkout -q HEAD~5
 	git -C "$g" am -q --whitespace=error "$res/series"/*.patch ||
 		die "the series does not apply to its base"
 	while read -r f; do
 		cmp -s "$top/$f" "$g/$f" || die "the series leaves $f unlike ours"
 	done < <(overlay_files)
-	local rc=0 p out
+	local rc=0 p out ign
 	for p in "$res/series"/*.patch; do
 		# FILE_PATH_CHANGES asks of every new or deleted file whether
 		# MAINTAINERS needs updating: its SMC entry names net/smc/
+		ign=FILE_PATH_CHANGES
+		# the selftests are userspace C and shell, whose argument
+		# lists repeat words ("args args", "inet inet")
+		[[ $p == */0005-* ]] && ign=$ign,$SMC_USER_CHECKPATCH_IGNORE,REPEATED_WORD
 		out=$("$SMC_CHECKPATCH" --strict --no-tree --quiet --show-types \
-			--ignore FILE_PATH_CHANGES "$p" 2>&1) || {
+			--ignore "$ign" "$p" 2>&1) || {
 			printf 'checkpatch: %s\n%s\n' "${p##*/}" "$out" >&2
 			rc=1
 		}
 	done
 	[ "$rc" = 0 ] || die "checkpatch --strict found problems in the series"
 	log "series: $n patches in $res/series, checkpatch --strict clean"
+}
+
+# the selftests as a kernel tree has them: built by the tree's kselftest
+# Makefile and lib.mk on this host (the rig's guests run its userland),
+# then run on the two-host rig by the tree's runner, with our module and
+# tools from this project's out-of-tree build.  Two scripts by default:
+# module_load.sh (ours against the distro module) and smcr.sh in its
+# quick set (verified data and the close cases in SMC-R mode); make
+# check runs them all, in full, from our tree.
+INTREE_TESTS=${INTREE_TESTS:-module_load.sh smcr.sh}
+selftests() {
+	local l=$res/selftests-build.log r=$res/selftests.log t s n
+	local ks=$tree/tools/testing/selftests
+
+	t=$(date +%s)
+	{
+		make -s -C "$top" module-out rxe-out tools &&
+		make -C "$ks" TARGETS=net/smc
+	} >"$l" 2>&1 || { tail -n 30 "$l" >&2; die "the selftests' build failed ($l)"; }
+	if grep -E '^[^ ]*\.[ch]:[0-9]+:[0-9]+: (warning|error)' "$l" >&2; then
+		die "warnings in the selftests' build ($l)"
+	fi
+	"$top/scripts/rig/rig.sh" run --timeout 900 --out "$res/rig-selftests" -- \
+		"SMC_SELFTEST_EXPECT_ALL=1 SMC_SELFTEST_QUICK=1 SMC_TOOLS=$top/tools/smc make -s -C $ks TARGETS=net/smc run_tests TEST_PROGS='$INTREE_TESTS'" \
+		>"$r" 2>&1 || { tail -n 40 "$r" >&2; die "the selftests failed on the rig ($r)"; }
+	for s in $INTREE_TESTS; do
+		grep -q "^ok [0-9]* selftests: net/smc: $s" "$r" ||
+			die "no passing $s in $r"
+	done
+	n=$(grep -Ec '^# ok [0-9]+ - ' "$r")
+	log "selftests: make -C tools/testing/selftests TARGETS=net/smc run_tests in the tree ran $INTREE_TESTS on the rig: $n subtests passed, in $(($(date +%s) - t)) s"
 }
 
 copy_ours() {
@@ -322,6 +378,7 @@ for s in $steps; do
 		;;
 	series) series ;;
 	kunit) kunit ;;
-	*) die "unknown step $s (build, kunit, series)" ;;
+	selftests) selftests ;;
+	*) die "unknown step $s (build, kunit, series, selftests)" ;;
 	esac
 done
