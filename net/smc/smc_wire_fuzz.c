@@ -29,6 +29,7 @@
  * messages ended is ended here as well (E set, N equal to COUNT).
  */
 
+#include <linux/bitfield.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
@@ -163,7 +164,8 @@ static void smc_fuzz_llc(struct smc_fuzz *f, u8 *buf, unsigned int len,
 static void smc_fuzz_tame(struct smc_fuzz *f, u8 *buf)
 {
 	struct smc_llc_delete_link *d = (void *)buf;
-	u8 type = buf[0] & 0x0f, version = buf[0] >> 4;
+	u8 type = FIELD_GET(SMC_LLC_HDR_TYPE, buf[0]);
+	u8 version = FIELD_GET(SMC_LLC_HDR_VERSION, buf[0]);
 
 	if (version != SMC_LLC_V1 && version != SMC_LLC_V2)
 		return;
