@@ -3,7 +3,8 @@
 #
 # Static gates on our sources: checkpatch --strict (from the target's
 # linux-source) on the kernel code and the C tools, kernel-doc -Wall on the
-# kernel code, shellcheck on the shell scripts.  Exits non-zero on any
+# kernel code, shellcheck on the shell scripts, and every lock the code
+# declares named in smc-design.rst's lock order.  Exits non-zero on any
 # finding.
 set -uo pipefail
 TAG=checkpatch
@@ -55,4 +56,20 @@ out=$(shellcheck -x --source-path=SCRIPTDIR "${sh[@]}" 2>&1) || {
 	echo "$out"
 	rc=1
 }
+# every lock the code declares is named in smc-design.rst's lock-order
+# table (the text from "Lock order" to "Contexts")
+table=$(sed -n '/^Lock order$/,/^Contexts$/p' Documentation/networking/smc-design.rst)
+mapfile -t lsrc < <(git ls-files 'net/smc/*.[ch]' 'drivers/s390/pci/*.[ch]' | grep -v _kunit)
+missing=
+for l in $( { grep -hoE '^\s*(spinlock_t|struct mutex|rwlock_t|struct rw_semaphore)\s+\w+' "${lsrc[@]}" |
+		awk '{ print $NF }'
+	      grep -hoE 'DEFINE_(MUTEX|SPINLOCK|RWLOCK)\(\w+\)' "${lsrc[@]}" |
+		sed 's/.*(\(.*\))/\1/'; } | sort -u); do
+	grep -qw -- "$l" <<<"$table" || missing="$missing $l"
+done
+if [ -n "$missing" ]; then
+	echo "smc-design.rst: locks not in the lock-order table:$missing"
+	rc=1
+fi
+
 exit $rc
