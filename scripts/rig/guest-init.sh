@@ -122,6 +122,8 @@ export SMC_LOCAL_IP2=10.9.2.$h SMC_PEER_IP2=10.9.2.$peer_h
 export SMC_LOCAL_IP6=fd00:9:1::$h SMC_PEER_IP6=fd00:9:1::$peer_h
 export SMC_PEER_EXEC="$repo/scripts/rig/rigd exec 10.9.0.$peer_h"
 export SMC_RIG_OUT=$out
+# carrier loss on request, through rig.sh (scripts/rig/carrier.sh)
+export SMC_RIG_CARRIER=$repo/scripts/rig/carrier.sh
 # which kernel (stock or debug) and which build of our module fits it;
 # the kselftest runner scans kmemleak after each test on the debug kernel
 export SMC_RIG_KERNEL=${kernel:-stock}

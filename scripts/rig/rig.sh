@@ -259,7 +259,10 @@ qemu_host() {	# qemu_host A|B  -> fills the array Q with QEMU's argv
 		   -fsdev "local,id=fs4,path=$repo/out/${!a}/overlay,security_model=none,readonly=on"
 		   -device virtio-9p-ccw,fsdev=fs4,mount_tag=archtree)
 	fi
+	# the QMP socket: qmp-watch.py carries out the host's carrier.sh
+	# requests on it
 	Q+=(-smp "$cpus" -m "$mem" -nographic -no-reboot -nodefaults
+	   -qmp "unix:$out/qmp-$host.sock,server=on,wait=off"
 	   -kernel "${H_VMLINUZ[$host]}" -initrd "${H_INITRD[$host]}"
 	   -device "virtio-serial-$bus" -chardev "stdio,id=job,signal=off"
 	   -device virtconsole,chardev=job
@@ -277,18 +280,23 @@ qemu_host() {	# qemu_host A|B  -> fills the array Q with QEMU's argv
 		peer=$((base + l * 2 + 2 - h))
 		Q+=(-netdev "socket,id=n$l,udp=127.0.0.1:$peer,localaddr=127.0.0.1:$me")
 		if [ "$bus" = pci ]; then
-			Q+=(-device "virtio-net-pci,netdev=n$l,mac=52:54:00:00:0$l:0$h,romfile=")
+			Q+=(-device "virtio-net-pci,id=nic$l,netdev=n$l,mac=52:54:00:00:0$l:0$h,romfile=")
 		else
 			# with notification suppression (event_idx) on, an
 			# s390x guest's receive queue stalls for good under
 			# load until the link is set down and up again
-			Q+=(-device "virtio-net-ccw,netdev=n$l,mac=52:54:00:00:0$l:0$h,event_idx=off")
+			Q+=(-device "virtio-net-ccw,id=nic$l,netdev=n$l,mac=52:54:00:00:0$l:0$h,event_idx=off")
 		fi
 	done
 }
 
 t0=$(date +%s.%N)
 pids=()
+# carrier loss on request (scripts/rig/carrier.sh in a guest)
+rm -f "$out"/qmp-*.sock "$out"/carrier-*
+python3 "$here/qmp-watch.py" "$out" &
+watcher=$!
+trap 'kill "$watcher" 2>/dev/null || true' EXIT
 if [ "$nhosts" = 2 ]; then
 	qemu_host B
 	"${Q[@]}" </dev/null >"$out/stdout-B.log" 2>&1 &
@@ -304,6 +312,9 @@ else
 fi
 for p in "${pids[@]}"; do wait "$p" || true; done
 t1=$(date +%s.%N)
+kill "$watcher" 2>/dev/null || true
+wait "$watcher" 2>/dev/null || true
+rm -f "$out"/qmp-*.sock
 
 rc=$(cat "$out/rc" 2>/dev/null || echo 124)
 status=0

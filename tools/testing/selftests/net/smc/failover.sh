@@ -262,7 +262,7 @@ failovers()
 fail_cause()
 {
 	case $1 in
-	down | down1) echo "port wr_error" ;;
+	down | down1 | carrier) echo "port wr_error" ;;
 	rdma-del) echo device ;;
 	addr-del) echo gid ;;
 	vlan-down) echo "gid wr_error" ;;
@@ -283,6 +283,7 @@ fail_cmd()
 	rdma-del) echo "rdma link delete rxe2" ;;
 	addr-del) echo "ip addr del $(path2_addr "$2")/24 dev net2" ;;
 	vlan-down) echo "ip link set dev net2.$VLAN_ID down" ;;
+	carrier) echo "$SMC_RIG_CARRIER net2 down" ;;
 	tc-in | tc-ack)
 		echo "tc qdisc add dev net2 clsact &&" \
 			"tc filter add dev net2 ingress $SMC_LIB_ROCE_DROP"
@@ -300,6 +301,7 @@ heal()
 			rdma link show rxe2/1 >/dev/null 2>&1 ||
 				rdma link add rxe2 type rxe netdev net2;
 			printf 'link set dev net%s up\\n' 1 2 | ip -batch - &&
+				${SMC_RIG_CARRIER:+$SMC_RIG_CARRIER net2 up &&}
 				ip addr replace $(path2_addr "$1")/24 dev net2 metric 100" &&
 		smc_lib_wait_until 10 "rxe2 GID of $(path2_addr "$1") on $1" \
 			gid_up "$1" &&
@@ -922,7 +924,7 @@ fi
 if [ -n "${SMC_SELFTEST_SECONDARY:-}" ]; then
 	smc_lib_plan 13
 else
-	smc_lib_plan 38
+	smc_lib_plan 40
 fi
 smc_lib_run "net2 holds an address in net1's subnet on both hosts" topology
 smc_lib_run "ours here, the distro module on the peer" peer_module distro
@@ -970,6 +972,19 @@ name+=" all verified on link 1"
 smc_lib_run "$name" link_fails local local addr-del
 smc_lib_run "ours/ours: our net2 address back, both groups SYMMETRIC again" \
 	recovers local SERV CLNT
+# carrier loss: the rig's QEMU takes it from the server's net2, whose NIC
+# then drops both ways, while the client's side stays up and hears
+# nothing (scripts/rig/carrier.sh)
+name="ours/ours: the server's net2 loses its carrier mid-transfer (QEMU set_link),"
+name+=" all verified on link 1"
+if [ -n "${SMC_RIG_CARRIER:-}" ]; then
+	smc_lib_run "$name" link_fails local local carrier
+	smc_lib_run "ours/ours: our net2 carrier back, both groups SYMMETRIC again" \
+		recovers local SERV CLNT
+else
+	smc_lib_skip "$name" "not on the rig (SMC_RIG_CARRIER): no QEMU to ask"
+	smc_lib_skip "ours/ours: our net2 carrier back" "not on the rig"
+fi
 smc_lib_run "8 connections over both links of ours again, verified" \
 	both_links_carry local
 smc_lib_run "ours/ours, the server on the peer: SYMMETRIC within 5 s" \
