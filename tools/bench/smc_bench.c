@@ -4,12 +4,12 @@
  * papers, over plain TCP or SMC, for comparing the two on one rig.
  *
  *   smc_bench server --family F --port P [--addr ADDR] [--once] [--verify]
- *		[--nodelay]
+ *		[--nodelay] [--rdma-dev DEV]
  *   smc_bench client --family F --addr ADDR --port P --workload rr|crr|str
  *		--clients N --req BYTES --resp BYTES
  *		(--duration SECONDS | --count TRANSACTIONS_PER_CLIENT)
  *		[--warmup SECONDS] [--label TEXT] [--verify] [--nodelay]
- *		[--timeout SECONDS]
+ *		[--timeout SECONDS] [--rdma-dev DEV] [--peer-stats]
  *   smc_bench --help
  *
  * F is tcp (AF_INET[6], IPPROTO_TCP), smc (AF_SMC, SMCPROTO_SMC or
@@ -51,14 +51,29 @@
  *   label workload family clients req resp duration_s transactions errors
  *   trans_per_s mb_per_s conns_per_s lat_mean_us lat_p50_us lat_p99_us
  *   lat_max_us cpu_user_s cpu_sys_s host_cpu_busy_s cpu_us_per_trans
+ *   mb_per_s_trans win_s win_bytes win_ops ops_per_s host_A host_B
  * duration_s runs from the end of the warmup to the end of the last
- * measured transaction.  mb_per_s counts request and response payload
- * in units of 10^6 bytes; conns_per_s is for crr only.  Latency is per
+ * measured transaction; trans_per_s and the latencies count the
+ * transactions begun in it.  The window (win_*) runs from the end of the
+ * warmup to the deadline exactly: win_bytes is the payload the client
+ * sent and received in it, whatever transaction it belonged to, so a
+ * long streamed response under way at either edge counts with the part
+ * that fell inside.  mb_per_s is win_bytes per second in units of 10^6
+ * bytes (mb_per_s_trans the same from whole transactions); win_ops is
+ * win_bytes in transactions, ops_per_s those per second; conns_per_s
+ * is for crr only.  Latency is per
  * transaction (crr: from connect() to close()), from a log-linear
  * histogram of <= 1.6% wide buckets.  cpu_* is getrusage() of this
  * process, host_cpu_busy_s the non-idle, non-iowait time of all CPUs
  * in /proc/stat (steal included), both over the measurement;
- * cpu_us_per_trans is host_cpu_busy_s per transaction.  The label
+ * cpu_us_per_trans is host_cpu_busy_s per transaction.  host_A (the
+ * client's host) and host_B (the server's, with --peer-stats) are that
+ * host's counters over the window: busy_s as above, ctxt (context
+ * switches), net_rx and irq_poll (softirqs), rxe_pkts (packets sent and
+ * received by port 1 of --rdma-dev); null where they could not be read.
+ * --peer-stats opens one more connection, of the same family, before the
+ * warmup: the server answers each byte on it with its host's counters
+ * (bench_host.c), so both hosts' are read at the window's edges.  The label
  * defaults to the papers' name of the workload, e.g. RR10(32KB/32KB).
  *
  * Exit status: 0 if transactions were measured and nothing failed, 1 if
@@ -78,7 +93,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -86,19 +100,19 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_host.h"
+#include "bench_opts.h"
 #include "smc_json.h"
 
 #ifndef AF_SMC
@@ -111,21 +125,19 @@
 #endif
 
 #define HDR_MAGIC		"SMCB"
+#define STATS_MAGIC		"SMCQ"	/* the statistics connection */
 #define HDR_VERSION		1
 #define HDR_LEN			16
-#define XFER_MAX		0xffffffffULL	/* sizes are u32 on the wire */
 #define CHUNK			(1 << 20)	/* bytes per send()/recv() */
 /* the pattern repeats after a prime, so a shifted stream never matches */
 #define PAT_PERIOD		1048573
 #define BACKLOG			4096
-#define CLIENTS_MAX		4096
 #define NSEC_PER_SEC		1000000000ULL
 #define RETRY_NS		(10 * 1000 * 1000ULL)
 #define GIVE_UP_FAILS		100	/* in a row, with --count */
 #define TIMEOUT_GRACE_S		60
 #define SERVER_STACK		(256 * 1024)
 #define STOP_POLL_MS		200
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
 /* log-linear histogram of nanoseconds: 64 buckets an octave above 128 */
 #define HIST_SUB_BITS		6
@@ -133,39 +145,6 @@
 #define HIST_LINEAR		(2 * HIST_SUB)
 #define HIST_MSB_MAX		40	/* 2^41 ns, over half an hour */
 #define HIST_BUCKETS		(HIST_LINEAR + (HIST_MSB_MAX - HIST_SUB_BITS) * HIST_SUB)
-
-enum family { FAM_TCP, FAM_SMC, FAM_INET_SMC };
-enum workload { WL_RR, WL_CRR, WL_STR, WL_NONE };
-
-static const char * const family_names[] = { "tcp", "smc", "inet-smc" };
-static const char * const workload_names[] = { "rr", "crr", "str" };
-
-/* which of the two commands takes an option */
-#define FOR_SERVER		1
-#define FOR_CLIENT		2
-#define FOR_BOTH		(FOR_SERVER | FOR_CLIENT)
-
-static struct {
-	bool server;
-	enum family family;
-	const char *addr;
-	const char *port;
-	bool once;
-	bool verify;
-	bool nodelay;
-	enum workload workload;
-	unsigned int clients;
-	unsigned long long req, resp;
-	double duration;
-	unsigned long long count;
-	double warmup;
-	double timeout;		/* < 0: the default */
-	const char *label;
-} opt = {
-	.workload = WL_NONE,
-	.clients = 1,
-	.timeout = -1,
-};
 
 static volatile sig_atomic_t stop;
 
@@ -365,9 +344,19 @@ static enum io send_iov(int fd, struct iovec *iov, int cnt)
 	return IO_OK;
 }
 
-/* send @len pattern bytes from stream offset *@off, after @hdr if given */
+/* add @n to a worker's byte count, which the main thread reads */
+static void count_bytes(uint64_t *moved, uint64_t n)
+{
+	if (moved)
+		__atomic_store_n(moved, *moved + n, __ATOMIC_RELAXED);
+}
+
+/*
+ * Send @len pattern bytes from stream offset *@off, after @hdr if given;
+ * add the payload sent to *@moved if given.
+ */
 static enum io send_pattern(int fd, uint64_t *off, uint64_t len,
-			    const unsigned char *hdr)
+			    const unsigned char *hdr, uint64_t *moved)
 {
 	struct iovec iov[2];
 
@@ -386,17 +375,19 @@ static enum io send_pattern(int fd, uint64_t *off, uint64_t len,
 			return IO_ERR;
 		*off += chunk;
 		len -= chunk;
+		count_bytes(moved, chunk);
 	} while (len);
 	return IO_OK;
 }
 
 /*
  * Receive exactly @len bytes into @buf (@buf_len at a time), checking
- * them against the pattern at *@off if @off is given and --verify.
+ * them against the pattern at *@off if @off is given and --verify, and
+ * adding each piece to *@moved if given.
  * IO_EOF is end of stream before the first byte, IO_SHORT after it.
  */
 static enum io recv_exact(int fd, unsigned char *buf, size_t buf_len,
-			  uint64_t *off, uint64_t len)
+			  uint64_t *off, uint64_t len, uint64_t *moved)
 {
 	uint64_t got = 0;
 
@@ -417,6 +408,7 @@ static enum io recv_exact(int fd, unsigned char *buf, size_t buf_len,
 			*off += n;
 		}
 		got += n;
+		count_bytes(moved, n);
 	}
 	return IO_OK;
 }
@@ -438,6 +430,37 @@ static void server_error(int key, const char *what)
 	report_once(key, what);
 }
 
+/*
+ * The statistics connection: for each byte the client sends, this host's
+ * counters (bench_host.c), until the client closes it.
+ */
+static int serve_stats(int fd)
+{
+	unsigned char q;
+	char buf[HOST_SNAP_LEN];
+	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+	struct host_snap s;
+	enum io rc;
+
+	for (;;) {
+		rc = recv_exact(fd, &q, 1, NULL, 1, NULL);
+		if (rc == IO_EOF)
+			return 0;
+		if (rc != IO_OK) {
+			server_error(io_key(rc), "server: statistics request");
+			return 1;
+		}
+		host_snap_take(&s, opt.rdma_dev);
+		host_snap_format(&s, buf);
+		if (send_iov(fd, &iov, 1) != IO_OK) {
+			server_error(errno, "server: statistics");
+			return 1;
+		}
+		iov.iov_base = buf;
+		iov.iov_len = sizeof(buf);
+	}
+}
+
 /* one connection, until the client ends it; 0 if it went well */
 static int serve(int fd)
 {
@@ -446,7 +469,7 @@ static int serve(int fd)
 	uint32_t w[3];
 	enum io rc;
 
-	rc = recv_exact(fd, hdr, HDR_LEN, NULL, HDR_LEN);
+	rc = recv_exact(fd, hdr, HDR_LEN, NULL, HDR_LEN, NULL);
 	if (rc == IO_EOF)
 		return 0;	/* a port probe, not a client */
 	if (rc != IO_OK) {
@@ -454,6 +477,8 @@ static int serve(int fd)
 		return 1;
 	}
 	memcpy(w, hdr + 4, sizeof(w));
+	if (!memcmp(hdr, STATS_MAGIC, 4) && ntohl(w[0]) == HDR_VERSION)
+		return serve_stats(fd);
 	if (memcmp(hdr, HDR_MAGIC, 4) || ntohl(w[0]) != HDR_VERSION ||
 	    !ntohl(w[1]) || !ntohl(w[2])) {
 		server_error(KEY_HEADER, "server");
@@ -466,14 +491,14 @@ static int serve(int fd)
 	}
 	for (;;) {
 		rc = recv_exact(fd, buf, buf_size(ntohl(w[1])), &rxoff,
-				ntohl(w[1]));
+				ntohl(w[1]), NULL);
 		if (rc == IO_EOF)
 			break;
 		if (rc != IO_OK) {
 			server_error(io_key(rc), "server: receiving a request");
 			break;
 		}
-		if (send_pattern(fd, &txoff, ntohl(w[2]), NULL) != IO_OK) {
+		if (send_pattern(fd, &txoff, ntohl(w[2]), NULL, NULL) != IO_OK) {
 			rc = IO_ERR;
 			server_error(errno, "server: sending a response");
 			break;
@@ -703,6 +728,7 @@ struct worker {
 	int fd;
 	bool fresh;		/* the header still goes with the next request */
 	uint64_t txoff, rxoff;
+	uint64_t moved;		/* payload bytes sent and received, ever */
 	unsigned char *buf;
 	size_t buf_len;
 	unsigned int fails;	/* in a row */
@@ -776,12 +802,13 @@ static bool exchange(struct worker *w, int fd)
 	enum io rc;
 
 	if (send_pattern(fd, &w->txoff, opt.req,
-			 w->fresh ? run.hdr : NULL) != IO_OK) {
+			 w->fresh ? run.hdr : NULL, &w->moved) != IO_OK) {
 		worker_error(w, errno, "client: sending a request");
 		return false;
 	}
 	w->fresh = false;
-	rc = recv_exact(fd, w->buf, w->buf_len, &w->rxoff, opt.resp);
+	rc = recv_exact(fd, w->buf, w->buf_len, &w->rxoff, opt.resp,
+			&w->moved);
 	if (rc != IO_OK) {
 		worker_error(w, rc == IO_EOF ? KEY_EOF : io_key(rc),
 			     "client: receiving a response");
@@ -879,6 +906,70 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/* ---- the measured window ------------------------------------------------- */
+
+/* the statistics connection to the server's host, or -1 */
+static int stats_fd = -1;
+
+static int stats_open(void)
+{
+	uint32_t w[3] = { htonl(HDR_VERSION), htonl(1), htonl(1) };
+	unsigned char hdr[HDR_LEN];
+	struct iovec iov = { .iov_base = hdr, .iov_len = HDR_LEN };
+	int fd = new_socket(run.ai->ai_family);
+
+	if (fd < 0)
+		return -1;
+	memcpy(hdr, STATS_MAGIC, 4);
+	memcpy(hdr + 4, w, sizeof(w));
+	if (connect(fd, run.ai->ai_addr, run.ai->ai_addrlen) ||
+	    send_iov(fd, &iov, 1) != IO_OK) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* the server host's counters now; false, and no more asking, if not */
+static bool stats_query(struct host_snap *s)
+{
+	unsigned char q = 'q', buf[HOST_SNAP_LEN];
+	struct iovec iov = { .iov_base = &q, .iov_len = 1 };
+
+	if (stats_fd < 0)
+		return false;
+	if (send_iov(stats_fd, &iov, 1) == IO_OK &&
+	    recv_exact(stats_fd, buf, sizeof(buf), NULL, sizeof(buf),
+		       NULL) == IO_OK &&
+	    host_snap_parse(s, (char *)buf))
+		return true;
+	fprintf(stderr, "smc_bench: no counters from the server's host\n");
+	close(stats_fd);
+	stats_fd = -1;
+	return false;
+}
+
+/* one edge of the window: the time, the bytes moved, both hosts' counters */
+struct window_mark {
+	uint64_t t;
+	uint64_t moved;
+	struct host_snap a, b;
+	bool b_ok;
+};
+
+static void window_mark(struct window_mark *m, struct worker *workers)
+{
+	unsigned int i;
+
+	m->t = now_ns();
+	m->moved = 0;
+	for (i = 0; i < opt.clients; i++)
+		m->moved += __atomic_load_n(&workers[i].moved,
+					    __ATOMIC_RELAXED);
+	host_snap_take(&m->a, opt.rdma_dev);
+	m->b_ok = stats_query(&m->b);
+}
+
 struct cpu_snap {
 	struct rusage ru;
 	unsigned long long busy;	/* jiffies */
@@ -935,6 +1026,27 @@ static void json_num(const char *key, double v, int prec)
 	printf("%.*f", prec, isfinite(v) ? v : 0.0);
 }
 
+/* a host's counters over the window, or null */
+static void json_host(const char *key, const struct host_snap *a,
+		      const struct host_snap *b, bool ok)
+{
+	json_key(key);
+	if (!ok || !a->ok || !b->ok) {
+		printf("null");
+		return;
+	}
+	json_more = false;
+	json_num("busy_s", host_snap_busy_s(a, b), 6);
+	json_uint("ctxt", b->ctxt - a->ctxt);
+	json_uint("net_rx", b->net_rx - a->net_rx);
+	json_uint("irq_poll", b->irq_poll - a->irq_poll);
+	if (a->rxe_ok && b->rxe_ok)
+		json_uint("rxe_pkts", b->rxe_sent - a->rxe_sent +
+			  b->rxe_rcvd - a->rxe_rcvd);
+	printf("}");
+	json_more = true;
+}
+
 /* 1KB, 20MB, 200B: how the papers name sizes */
 static void size_name(char *s, size_t len, unsigned long long v)
 {
@@ -948,16 +1060,20 @@ static void size_name(char *s, size_t len, unsigned long long v)
 
 static void print_result(const struct hist *h, unsigned long long errors,
 			 double dur, const struct cpu_snap *a,
-			 const struct cpu_snap *b)
+			 const struct cpu_snap *b, const struct window_mark *w0,
+			 const struct window_mark *w1)
 {
+	double win = w1->t > w0->t ? (w1->t - w0->t) / 1e9 : 0;
+	uint64_t bytes = w1->moved - w0->moved;
 	const char *name = workload_names[opt.workload];
 	char label[96], req[24], resp[24];
-	double busy = 0, tps;
+	double busy = 0, tps, ops;
 	unsigned int i;
 
 	if (a->busy_ok && b->busy_ok)
 		busy = (double)(b->busy - a->busy) / sysconf(_SC_CLK_TCK);
 	tps = dur > 0 ? h->n / dur : 0;
+	ops = (double)bytes / (opt.req + opt.resp);
 	size_name(req, sizeof(req), opt.req);
 	size_name(resp, sizeof(resp), opt.resp);
 	for (i = 0; name[i]; i++)
@@ -975,7 +1091,8 @@ static void print_result(const struct hist *h, unsigned long long errors,
 	json_uint("transactions", h->n);
 	json_uint("errors", errors);
 	json_num("trans_per_s", tps, 3);
-	json_num("mb_per_s", tps * (opt.req + opt.resp) / 1e6, 3);
+	json_num("mb_per_s", win > 0 ? bytes / win / 1e6 : 0, 3);
+	json_num("mb_per_s_trans", tps * (opt.req + opt.resp) / 1e6, 3);
 	json_num("conns_per_s", opt.workload == WL_CRR ? tps : 0, 3);
 	json_num("lat_mean_us", h->n ? (double)h->sum / h->n / 1e3 : 0, 3);
 	json_num("lat_p50_us", hist_quantile(h, 0.50) / 1e3, 3);
@@ -985,6 +1102,12 @@ static void print_result(const struct hist *h, unsigned long long errors,
 	json_num("cpu_sys_s", tv_delta(&a->ru.ru_stime, &b->ru.ru_stime), 6);
 	json_num("host_cpu_busy_s", busy, 6);
 	json_num("cpu_us_per_trans", h->n ? busy * 1e6 / h->n : 0, 3);
+	json_num("win_s", win, 6);
+	json_uint("win_bytes", bytes);
+	json_num("win_ops", ops, 3);
+	json_num("ops_per_s", win > 0 ? ops / win : 0, 3);
+	json_host("host_A", &w0->a, &w1->a, true);
+	json_host("host_B", &w0->b, &w1->b, w0->b_ok && w1->b_ok);
 	printf("}\n");
 	fflush(stdout);
 }
@@ -1011,6 +1134,7 @@ static int client_main(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct cpu_snap snap0, snap1;
+	struct window_mark win0, win1;
 	unsigned long long errors = 0;
 	uint64_t t, end, limit = 0;
 	pthread_condattr_t cattr;
@@ -1044,6 +1168,12 @@ static int client_main(void)
 	if (!workers || !total) {
 		fprintf(stderr, "smc_bench: out of memory\n");
 		return 1;
+	}
+	if (opt.peer_stats) {
+		stats_fd = stats_open();
+		if (stats_fd < 0)
+			fprintf(stderr, "smc_bench: no statistics connection: %s\n",
+				strerror(errno));
 	}
 	pthread_condattr_init(&cattr);
 	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
@@ -1091,10 +1221,18 @@ static int client_main(void)
 
 	sleep_until(run.start);
 	cpu_snap(&snap0);
+	window_mark(&win0, workers);
+	/* the window closes at the deadline, whatever is under way then */
+	if (!opt.count) {
+		sleep_until(run.deadline);
+		window_mark(&win1, workers);
+	}
 
 	pthread_mutex_lock(&run.lock);
 	wait_for(&run.ndone, limit);
 	cpu_snap(&snap1);
+	if (opt.count)
+		window_mark(&win1, workers);
 	end = run.start;
 	for (i = 0; i < opt.clients; i++) {
 		struct worker *wk = &workers[i];
@@ -1118,7 +1256,9 @@ static int client_main(void)
 		end = now_ns();
 
 	print_result(total, errors, end > run.start ?
-		     (end - run.start) / 1e9 : 0, &snap0, &snap1);
+		     (end - run.start) / 1e9 : 0, &snap0, &snap1, &win0, &win1);
+	if (stats_fd >= 0)
+		close(stats_fd);
 	if (run.ndone < opt.clients)
 		exit(1);	/* the hung threads go with us */
 	for (i = 0; i < opt.clients; i++)
@@ -1128,262 +1268,6 @@ static int client_main(void)
 	free(workers);
 	free(total);
 	return rc;
-}
-
-/* ---- options -------------------------------------------------------------- */
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: smc_bench server --family F --port P [--addr ADDR] [--once]\n"
-		"                        [--verify] [--nodelay]\n"
-		"       smc_bench client --family F --addr ADDR --port P\n"
-		"                        --workload rr|crr|str --clients N\n"
-		"                        --req BYTES --resp BYTES\n"
-		"                        (--duration SECONDS | --count TRANSACTIONS)\n"
-		"                        [--warmup SECONDS] [--label TEXT] [--verify]\n"
-		"                        [--nodelay] [--timeout SECONDS]\n"
-		"       smc_bench --help\n"
-		"\n"
-		"  --family tcp|smc|inet-smc  TCP, AF_SMC or AF_INET[6]/IPPROTO_SMC\n"
-		"  --addr ADDR      numeric IPv4/IPv6 address (server: 0.0.0.0)\n"
-		"  --port P         TCP port (server: 0 picks one)\n"
-		"  --once           server: exit after the first connection\n"
-		"  --workload W     rr: request/response on one connection per client,\n"
-		"                   crr: a new connection per transaction,\n"
-		"                   str: rr with a streamed response (e.g. 1/20M)\n"
-		"  --clients N      threads, each with its own connection (default 1)\n"
-		"  --req, --resp    payload sizes, K/M/G suffixes 1024-based\n"
-		"  --duration S     measure for S seconds, or\n"
-		"  --count N        measure N transactions per client\n"
-		"  --warmup S       run S seconds unmeasured first (default 0)\n"
-		"  --label TEXT     JSON label (default e.g. RR10(32KB/32KB))\n"
-		"  --verify         check the payload pattern (costs CPU)\n"
-		"  --nodelay        set TCP_NODELAY (default: socket defaults)\n"
-		"  --timeout S      give up on hung threads after S seconds\n"
-		"\n"
-		"The client prints one JSON line; exit 0 if transactions ran and no\n"
-		"errors happened, 1 if not, 2 for usage errors.\n");
-}
-
-static void __attribute__((noreturn, format(printf, 1, 2)))
-usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("smc_bench: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'smc_bench --help'.\n", stderr);
-	exit(2);
-}
-
-static unsigned long long parse_size(const char *name, const char *s)
-{
-	unsigned long long v, mult = 1;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *s == '-')
-		usage_error("%s: bad size '%s'", name, s);
-	switch (*end) {
-	case 'k':
-	case 'K':
-		mult = 1ULL << 10;
-		end++;
-		break;
-	case 'm':
-	case 'M':
-		mult = 1ULL << 20;
-		end++;
-		break;
-	case 'g':
-	case 'G':
-		mult = 1ULL << 30;
-		end++;
-		break;
-	}
-	if (*end == 'b' || *end == 'B')
-		end++;
-	if (*end || !v || v > XFER_MAX / mult)
-		usage_error("%s: bad size '%s' (1 to 4G-1 bytes)", name, s);
-	return v * mult;
-}
-
-static unsigned long long parse_uint(const char *name, const char *s,
-				     unsigned long long max)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || !v || v > max)
-		usage_error("%s: bad number '%s' (1 to %llu)", name, s, max);
-	return v;
-}
-
-static double parse_seconds(const char *name, const char *s, bool zero_ok)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < 0 ||
-	    (!zero_ok && v == 0) || v > 1e7)
-		usage_error("%s: bad number of seconds '%s'", name, s);
-	return v;
-}
-
-static int lookup(const char *name, const char *s,
-		  const char * const *names, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	usage_error("%s: unknown value '%s'", name, s);
-}
-
-enum {
-	OPT_FAMILY = 256, OPT_ADDR, OPT_PORT, OPT_ONCE, OPT_WORKLOAD,
-	OPT_CLIENTS, OPT_REQ, OPT_RESP, OPT_DURATION, OPT_COUNT, OPT_WARMUP,
-	OPT_LABEL, OPT_VERIFY, OPT_NODELAY, OPT_TIMEOUT, OPT_HELP,
-};
-
-static const struct option long_opts[] = {
-	{ "family",	required_argument, NULL, OPT_FAMILY },
-	{ "addr",	required_argument, NULL, OPT_ADDR },
-	{ "port",	required_argument, NULL, OPT_PORT },
-	{ "once",	no_argument,	   NULL, OPT_ONCE },
-	{ "workload",	required_argument, NULL, OPT_WORKLOAD },
-	{ "clients",	required_argument, NULL, OPT_CLIENTS },
-	{ "req",	required_argument, NULL, OPT_REQ },
-	{ "resp",	required_argument, NULL, OPT_RESP },
-	{ "duration",	required_argument, NULL, OPT_DURATION },
-	{ "count",	required_argument, NULL, OPT_COUNT },
-	{ "warmup",	required_argument, NULL, OPT_WARMUP },
-	{ "label",	required_argument, NULL, OPT_LABEL },
-	{ "verify",	no_argument,	   NULL, OPT_VERIFY },
-	{ "nodelay",	no_argument,	   NULL, OPT_NODELAY },
-	{ "timeout",	required_argument, NULL, OPT_TIMEOUT },
-	{ "help",	no_argument,	   NULL, OPT_HELP },
-	{ }
-};
-
-/* the commands an option is for, by OPT_* - OPT_FAMILY */
-static const unsigned char opt_for[] = {
-	FOR_BOTH, FOR_BOTH, FOR_BOTH, FOR_SERVER, FOR_CLIENT,
-	FOR_CLIENT, FOR_CLIENT, FOR_CLIENT, FOR_CLIENT, FOR_CLIENT, FOR_CLIENT,
-	FOR_CLIENT, FOR_BOTH, FOR_BOTH, FOR_CLIENT, FOR_BOTH,
-};
-
-static void parse_opts(int argc, char **argv)
-{
-	bool have_family = false;
-	int c, i;
-
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			exit(0);
-		}
-	}
-	if (argc < 2)
-		usage_error("server or client?");
-	if (!strcmp(argv[1], "server"))
-		opt.server = true;
-	else if (strcmp(argv[1], "client"))
-		usage_error("unknown command '%s'", argv[1]);
-
-	optind = 2;
-	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
-		if (c < OPT_FAMILY || c > OPT_HELP)
-			usage_error("bad option");
-		if (!(opt_for[c - OPT_FAMILY] &
-		      (opt.server ? FOR_SERVER : FOR_CLIENT)))
-			usage_error("--%s is not a %s option",
-				    long_opts[c - OPT_FAMILY].name, argv[1]);
-		switch (c) {
-		case OPT_FAMILY:
-			opt.family = lookup("--family", optarg, family_names,
-					    ARRAY_SIZE(family_names));
-			have_family = true;
-			break;
-		case OPT_ADDR:
-			opt.addr = optarg;
-			break;
-		case OPT_PORT:
-			/* getaddrinfo() takes 65536 for 0 */
-			if (strspn(optarg, "0123456789") != strlen(optarg) ||
-			    !*optarg || strlen(optarg) > 5 || atoi(optarg) > 65535)
-				usage_error("--port: bad port '%s'", optarg);
-			opt.port = optarg;
-			break;
-		case OPT_ONCE:
-			opt.once = true;
-			break;
-		case OPT_WORKLOAD:
-			opt.workload = lookup("--workload", optarg,
-					      workload_names,
-					      ARRAY_SIZE(workload_names));
-			break;
-		case OPT_CLIENTS:
-			opt.clients = parse_uint("--clients", optarg,
-						 CLIENTS_MAX);
-			break;
-		case OPT_REQ:
-			opt.req = parse_size("--req", optarg);
-			break;
-		case OPT_RESP:
-			opt.resp = parse_size("--resp", optarg);
-			break;
-		case OPT_DURATION:
-			opt.duration = parse_seconds("--duration", optarg,
-						     false);
-			break;
-		case OPT_COUNT:
-			opt.count = parse_uint("--count", optarg, 1ULL << 40);
-			break;
-		case OPT_WARMUP:
-			opt.warmup = parse_seconds("--warmup", optarg, true);
-			break;
-		case OPT_LABEL:
-			opt.label = optarg;
-			break;
-		case OPT_VERIFY:
-			opt.verify = true;
-			break;
-		case OPT_NODELAY:
-			opt.nodelay = true;
-			break;
-		case OPT_TIMEOUT:
-			opt.timeout = parse_seconds("--timeout", optarg, true);
-			break;
-		}
-	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
-	if (!have_family)
-		usage_error("--family is required");
-	if (!opt.port)
-		usage_error("--port is required");
-	if (!opt.server && !atoi(opt.port))
-		usage_error("--port: the client needs a port other than 0");
-	if (opt.server)
-		return;
-	if (!opt.addr)
-		usage_error("--addr is required");
-	if (opt.workload == WL_NONE)
-		usage_error("--workload is required");
-	if (!opt.req || !opt.resp)
-		usage_error("--req and --resp are required");
-	if (!opt.duration == !opt.count)
-		usage_error("one of --duration and --count is required");
 }
 
 int main(int argc, char **argv)
