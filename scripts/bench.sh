@@ -2,21 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench: boot the two-host rig once and run every workload through
-# every transport in the same run (plain TCP, our SMC-R, the distro's
-# SMC-R, rsocket, and the raw RDMA limit with perftest), then write
-# out/bench-<UTC time>/ with results.md, results.json and one PNG chart
-# per workload.  See Documentation/networking/smc-bench.rst.
+# every transport in the same run (plain TCP with and without
+# TCP_NODELAY, our SMC-R at its own and at rsocket's buffer size, the
+# distro's SMC-R, rsocket, and the raw RDMA limit with perftest, polling
+# and event-driven), then write out/bench-<UTC time>/ with results.md,
+# results.json and one PNG chart per workload.  See
+# Documentation/networking/smc-bench.rst.
 #
 #   QUICK=1        a few minutes: 2 repetitions, 2 s cells, 3 workloads
 #   BENCH_SMOKE=1  the harness's own test (make check): 1 repetition,
-#                  1 s cells, 3 workloads, tcp, ours and distro; fails if
-#                  an output is missing or an SMC cell is not SMC-R
+#                  1 s cells, 3 workloads, tcp, ours (both sizes), distro
+#                  and raw RDMA; fails if an output is missing or an SMC
+#                  cell is not SMC-R
 #
 # Any of these overrides the mode's choice:
 #   BENCH_REPS, BENCH_DURATION, BENCH_WARMUP (seconds per cell),
 #   BENCH_WORKLOADS (RR1 RR10 STR1 STR3 CRR10 rr1_200B_1KB rr1_200B_30KB),
-#   BENCH_TRANSPORTS (tcp ours distro rsocket),
-#   BENCH_TOOLS (qperf sockperf perftest, or "" for none),
+#   BENCH_TRANSPORTS (tcp tcp_nodelay ours ours_rsbuf distro rsocket rdma
+#   rdma_ev), BENCH_TOOLS (qperf sockperf, or "" for none),
 #   BENCH_TOOL_TRANSPORTS (tcp ours distro), BENCH_TOOL_REPS,
 #   BENCH_TOOL_DURATION, BENCH_CPUS and BENCH_MEM (per rig host),
 #   BENCH_TIMEOUT (the rig's hard limit), BENCH_OUT (results folder),
@@ -41,21 +44,21 @@ strict=${BENCH_STRICT:-0}
 
 case $mode in
 full)
-	reps=3 dur=3 warm=1
+	reps=5 dur=3 warm=1
 	workloads="RR1 RR10 STR1 STR3 CRR10 rr1_200B_1KB rr1_200B_30KB"
-	transports="tcp ours distro rsocket"
-	tools="qperf sockperf perftest" tool_reps=3 tool_dur=2 lat_iters=2000
-	timeout=1500 ;;
+	transports="tcp tcp_nodelay ours ours_rsbuf distro rsocket rdma rdma_ev"
+	tools="qperf sockperf" tool_reps=3 tool_dur=2 lat_iters=2000
+	timeout=3000 ;;
 quick)
 	reps=2 dur=2 warm=1
 	workloads="RR1 STR1 CRR10"
-	transports="tcp ours distro rsocket"
-	tools="qperf sockperf perftest" tool_reps=1 tool_dur=2 lat_iters=1000
-	timeout=600 ;;
+	transports="tcp tcp_nodelay ours ours_rsbuf distro rsocket rdma rdma_ev"
+	tools="qperf sockperf" tool_reps=1 tool_dur=2 lat_iters=1000
+	timeout=900 ;;
 smoke)
 	reps=1 dur=1 warm=0
 	workloads="RR1 STR1 CRR10"
-	transports="tcp ours distro"
+	transports="tcp ours ours_rsbuf distro rdma"
 	tools="" tool_reps=1 tool_dur=1 lat_iters=200
 	timeout=300 strict=1 ;;
 esac
@@ -85,12 +88,15 @@ for f in net/smc/smc.ko net/smc/smc_diag.ko tools/smc/smcr tools/smc/smcss \
 	[ -f "$f" ] || die "$f is missing: run make (or make bench) first"
 done
 [ -x "$gen" ] || die "$gen is missing: make -C tools/bench"
-[ -n "$tools" ] && for t in $tools; do
-	case $t in
-	perftest) command -v ib_write_bw >/dev/null || die "ib_write_bw missing: scripts/setup.sh" ;;
-	*) command -v "$t" >/dev/null || die "$t missing: scripts/setup.sh" ;;
-	esac
+for t in $tools; do
+	command -v "$t" >/dev/null || die "$t missing: scripts/setup.sh"
 done
+case " $transports " in
+*" rdma "*|*" rdma_ev "*)
+	for t in ib_write_bw ib_write_lat ib_send_bw ib_send_lat; do
+		command -v $t >/dev/null || die "$t missing: scripts/setup.sh"
+	done ;;
+esac
 command -v gnuplot >/dev/null || die "gnuplot missing: scripts/setup.sh"
 
 rev=$(git describe --always --dirty 2>/dev/null || echo unknown)

@@ -18,12 +18,44 @@ import sys
 
 TRANSPORT_NAMES = {
     'tcp': 'TCP',
+    'tcp_nodelay': 'TCP, TCP_NODELAY',
     'ours': 'SMC-R (ours)',
+    'ours_rsbuf': 'SMC-R (ours), 128 KiB buffers',
     'distro': 'SMC-R (distro)',
     'rsocket': 'rsocket',
-    'rdma': 'raw RDMA (perftest)',
+    'rdma': 'raw RDMA, polling',
+    'rdma_ev': 'raw RDMA, events',
 }
-SMC_TRANSPORTS = ('ours', 'distro')
+TRANSPORT_ORDER = ('tcp', 'tcp_nodelay', 'ours', 'ours_rsbuf', 'distro',
+                   'rsocket', 'rdma', 'rdma_ev')
+SMC_TRANSPORTS = ('ours', 'ours_rsbuf', 'distro')
+
+
+def is_smc(t):
+    """ours, distro and ours at other buffer sizes (ours_w<W>_r<R>)"""
+    return t in SMC_TRANSPORTS or t.startswith('ours_w')
+
+
+def transport_order(ts):
+    """the fixed order, then the buffer-size variants of ours by size"""
+    def size(t):
+        w, r = t[len('ours_w'):].split('_r')
+        return (int(w), int(r))
+    extra = sorted((t for t in set(ts) if t not in TRANSPORT_ORDER and
+                    t.startswith('ours_w')), key=size)
+    return [t for t in TRANSPORT_ORDER if t in ts] + extra
+
+
+def transport_name(t):
+    if t.startswith('ours_w'):
+        w, r = t[len('ours_w'):].split('_r')
+        return 'SMC-R (ours), wmem %s / rmem %s KiB' % (w, r)
+    return TRANSPORT_NAMES.get(t, t)
+RAW_TRANSPORTS = ('rdma', 'rdma_ev')
+# the paired ratios: numerator, denominator
+PAIRS = (('ours', 'distro'), ('ours', 'rsocket'), ('ours', 'tcp'),
+         ('ours', 'tcp_nodelay'), ('ours_rsbuf', 'ours'),
+         ('ours_rsbuf', 'rsocket'))
 GEN_WORKLOADS = {
     'RR1': 'RR1: rr, 1 client, 1 KiB / 1 KiB',
     'RR10': 'RR10: rr, 10 clients, 32 KiB / 32 KiB',
@@ -38,11 +70,11 @@ TOOL_TESTS = {
     'qperf_tcp_lat': ('qperf tcp_lat, 1 KiB (one-way)', 'lat_mean_us'),
     'sockperf_pp': ('sockperf ping-pong, 1 KiB, round trip', 'lat_mean_us'),
     'sockperf_tp': ('sockperf throughput, 16 KiB messages', 'mb_per_s'),
-    'ib_write_bw_64K': ('ib_write_bw 64 KiB', 'mb_per_s'),
-    'ib_write_bw_1K': ('ib_write_bw 1 KiB', 'mb_per_s'),
-    'ib_write_lat_1K': ('ib_write_lat 1 KiB (one-way)', 'lat_p50_us'),
-    'ib_write_lat_32K': ('ib_write_lat 32 KiB (one-way)', 'lat_p50_us'),
 }
+# per-operation costs from the generator's window (window_costs())
+COST_KEYS = ('w_cpu_A_us', 'w_cpu_B_us', 'w_ctxt_A', 'w_ctxt_B',
+             'w_netrx_A', 'w_netrx_B', 'w_irqpoll_A', 'w_irqpoll_B',
+             'w_rxe_A')
 UNITS = {
     'trans_per_s': 'trans/s',
     'conns_per_s': 'conns/s',
@@ -121,7 +153,7 @@ def judge(c):
         'rxe_dup_requests_B': rxe_delta(b0, b1, 'duplicate_request'),
     }
     t = c['transport']
-    if t in SMC_TRANSPORTS:
+    if is_smc(t):
         hs_a = stat_delta(a0, a1, ('smcr_client_v1', 'smcr_client_v2'))
         hs_b = stat_delta(b0, b1, ('smcr_server_v1', 'smcr_server_v2'))
         fb_a = stat_delta(a0, a1, ('client_fallbacks', 'server_fallbacks'))
@@ -169,13 +201,41 @@ def judge(c):
             if busy_b is not None:
                 d['cpu_B_us_per_mb'] = busy_b * 1e6 / mb
         d['cpu_B_busy_s'] = busy_b
+        d.update(window_costs(res))
     c['derived'] = d
+
+
+def window_costs(res):
+    """Per-operation costs from the counters the generator read at the
+    edges of its measured window: per transaction, or per MB (10^6
+    bytes) for streams."""
+    d = {}
+    if res.get('workload') == 'str':
+        ops = (res.get('win_bytes') or 0) / 1e6
+    else:
+        ops = res.get('win_ops') or 0
+    if not ops:
+        return d
+    for h in ('A', 'B'):
+        v = res.get('host_' + h)
+        if not isinstance(v, dict):
+            continue
+        d['w_cpu_%s_us' % h] = v.get('busy_s', 0) * 1e6 / ops
+        d['w_ctxt_%s' % h] = v.get('ctxt', 0) / ops
+        d['w_netrx_%s' % h] = v.get('net_rx', 0) / ops
+        d['w_irqpoll_%s' % h] = v.get('irq_poll', 0) / ops
+        if 'rxe_pkts' in v:
+            d['w_rxe_%s' % h] = v['rxe_pkts'] / ops
+    return d
 
 
 def primary_metric(c):
     if c['bench'] == 'gen':
         w = (c.get('result') or {}).get('workload') or c.get('pattern')
         return {'str': 'mb_per_s', 'crr': 'conns_per_s'}.get(w, 'trans_per_s')
+    if c['bench'] == 'perftest':
+        return 'mb_per_s' if c['workload'].startswith('STR') else \
+            'lat_p50_us'
     return TOOL_TESTS.get(c['workload'], ('', 'mb_per_s'))[1]
 
 
@@ -212,7 +272,7 @@ def summarise(cells):
         for key in (metric, 'trans_per_s', 'mb_per_s', 'conns_per_s',
                     'lat_mean_us', 'lat_p50_us', 'lat_p99_us',
                     'cpu_A_us_per_trans', 'cpu_B_us_per_trans',
-                    'cpu_A_us_per_mb', 'cpu_B_us_per_mb'):
+                    'cpu_A_us_per_mb', 'cpu_B_us_per_mb') + COST_KEYS:
             s = trio([value(c, key) for c in good])
             if s:
                 row[key] = s
@@ -226,7 +286,37 @@ def summarise(cells):
             om = o.get(r['metric']) if o else None
             if m and om and om['median']:
                 r[name] = m['median'] / om['median']
+        # streams against the better of the two raw RDMA WRITE rates
+        raw = [index.get(('perftest', r['workload'], t)) for t in
+               RAW_TRANSPORTS]
+        raw = [x['mb_per_s']['median'] for x in raw
+               if x and x.get('mb_per_s')]
+        m = r.get(r['metric'])
+        if r['bench'] == 'gen' and r['metric'] == 'mb_per_s' and raw and m:
+            r['vs_raw'] = m['median'] / max(raw)
     return rows
+
+
+def paired(cells):
+    """Per workload and pair of transports, the ratio of their primary
+    metric in each repetition (the same round-robin group), then the
+    median and spread of those ratios."""
+    by = {}
+    for c in cells:
+        if c['bench'] == 'gen' and c['valid']:
+            v = value(c, primary_metric(c))
+            if v:
+                by[(c['workload'], c['transport'], c['rep'])] = v
+    out = []
+    for w in dict.fromkeys(k[0] for k in by):
+        for num, den in PAIRS:
+            rs = [by[(w, num, rep)] / by[(w, den, rep)]
+                  for (w2, t, rep) in by if w2 == w and t == num and
+                  (w, den, rep) in by]
+            if rs:
+                out.append({'workload': w, 'num': num, 'den': den,
+                            'ratio': trio(rs), 'ratios': sorted(rs)})
+    return out
 
 
 def fmt(v, digits=3):
@@ -255,13 +345,13 @@ def row_status(r):
 def md_table(rows, order, label, with_cpu):
     out = []
     head = ['workload', 'transport', 'valid', 'metric', 'median', 'min',
-            'max', '×TCP', '×distro', 'mean µs', 'p99 µs']
+            'max', '×TCP', '×distro', '×raw', 'mean µs', 'p99 µs']
     if with_cpu:
         head += ['CPU A µs/op', 'CPU B µs/op']
     out.append('| ' + ' | '.join(head) + ' |')
     out.append('|' + '---|' * len(head))
     for w in order:
-        for t in ('tcp', 'ours', 'distro', 'rsocket', 'rdma'):
+        for t in transport_order([x['transport'] for x in rows]):
             r = next((x for x in rows if x['workload'] == w and
                       x['transport'] == t), None)
             if not r:
@@ -269,19 +359,57 @@ def md_table(rows, order, label, with_cpu):
             m = r.get(r['metric']) or {}
             per = 'mb' if r['metric'] == 'mb_per_s' and \
                 r['bench'] == 'gen' else 'trans'
-            cells = [label(w), TRANSPORT_NAMES.get(t, t), row_status(r),
-                     r['unit'], fmt(m.get('median')), fmt(m.get('min')),
+            unit = r['unit']
+            if r['bench'] == 'perftest' and r['metric'] != 'mb_per_s':
+                unit = 'µs one-way p50'
+            cells = [label(w), transport_name(t), row_status(r),
+                     unit, fmt(m.get('median')), fmt(m.get('min')),
                      fmt(m.get('max')), fmt_ratio(r.get('vs_tcp')),
                      fmt_ratio(r.get('vs_distro')),
+                     fmt_ratio(r.get('vs_raw')),
                      fmt((r.get('lat_mean_us') or {}).get('median')),
                      fmt((r.get('lat_p99_us') or {}).get('median'))]
             if with_cpu:
-                ka, kb = 'cpu_A_us_per_' + per, 'cpu_B_us_per_' + per
+                ka, kb = 'w_cpu_A_us', 'w_cpu_B_us'
+                if ka not in r:
+                    ka, kb = 'cpu_A_us_per_' + per, 'cpu_B_us_per_' + per
                 cells += [fmt((r.get(ka) or {}).get('median')) +
                           (' /MB' if per == 'mb' else ''),
                           fmt((r.get(kb) or {}).get('median')) +
                           (' /MB' if per == 'mb' else '')]
             out.append('| ' + ' | '.join(cells) + ' |')
+    return out
+
+
+def cost_table(rows, order):
+    """The per-operation costs over the generator's window."""
+    head = ['workload', 'transport', 'per', 'CPU µs A', 'CPU µs B',
+            'ctxt A', 'ctxt B', 'NET_RX A', 'NET_RX B', 'IRQ_POLL A',
+            'IRQ_POLL B', 'rxe pkts A']
+    out = ['| ' + ' | '.join(head) + ' |', '|' + '---|' * len(head)]
+    for w in order:
+        for t in transport_order([x['transport'] for x in rows]):
+            r = next((x for x in rows if x['workload'] == w and
+                      x['transport'] == t and x['bench'] == 'gen'), None)
+            if not r or 'w_cpu_A_us' not in r:
+                continue
+            per = 'MB' if r['metric'] == 'mb_per_s' else \
+                ('conn' if r['metric'] == 'conns_per_s' else 'trans')
+            out.append('| ' + ' | '.join(
+                [w, transport_name(t), per] +
+                [fmt((r.get(k) or {}).get('median')) for k in COST_KEYS]) +
+                ' |')
+    return out
+
+
+def pair_table(pairs):
+    head = ['workload', 'ratio', 'median', 'min', 'max', 'pairs']
+    out = ['| ' + ' | '.join(head) + ' |', '|' + '---|' * len(head)]
+    for p in pairs:
+        r = p['ratio']
+        out.append('| %s | %s / %s | %s | %s | %s | %d |' % (
+            p['workload'], p['num'], p['den'], fmt_ratio(r['median']),
+            fmt_ratio(r['min']), fmt_ratio(r['max']), r['n']))
     return out
 
 
@@ -293,10 +421,10 @@ def chart(path, title, rows, ylabel, ref=None):
         m = r.get(r['metric'])
         if not m:
             data.append('%d "%s\\n(no valid run)" 0 0 0 3' %
-                        (i, TRANSPORT_NAMES.get(r['transport'])))
+                        (i, transport_name(r['transport'])))
             continue
         colour = 1 if r['valid_reps'] == r['reps'] else 3
-        name = TRANSPORT_NAMES.get(r['transport'], r['transport'])
+        name = transport_name(r['transport'])
         if colour == 3:
             name += '\\n(invalid reps)'
         data.append('%d "%s" %g %g %g %d' % (i, name, m['median'], m['min'],
@@ -360,17 +488,14 @@ def main():
     for c in cells:
         judge(c)
     rows = summarise(cells)
+    pairs = paired(cells)
 
     gen_order = [w for w in meta.get('workloads', '').split()
                  if any(r['workload'] == w for r in rows)]
     tool_order = [w for w in TOOL_TESTS
-                  if any(r['workload'] == w and r['bench'] != 'perftest'
-                         for r in rows)]
-    rdma_order = [w for w in TOOL_TESTS
-                  if any(r['workload'] == w and r['bench'] == 'perftest'
-                         for r in rows)]
+                  if any(r['workload'] == w for r in rows)]
     bad = [c for c in cells if not c['valid']]
-    bad_smc = [c for c in bad if c['transport'] in SMC_TRANSPORTS]
+    bad_smc = [c for c in bad if is_smc(c['transport'])]
     complete = end is not None and a.rig_rc == 0
 
     settings = {
@@ -399,7 +524,7 @@ def main():
     }
     result = {'settings': settings, 'module_setups': setups,
               'rsocket': rsock, 'skipped': skips, 'broken_records': broken,
-              'summary': rows, 'repetitions': cells,
+              'summary': rows, 'paired': pairs, 'repetitions': cells,
               'invalid': [{'bench': c['bench'], 'workload': c['workload'],
                            'transport': c['transport'], 'rep': c['rep'],
                            'why': c['why']} for c in bad]}
@@ -411,15 +536,17 @@ def main():
 
     # charts
     charts = []
-    rdma_bw = next((r for r in rows if r['workload'] == 'ib_write_bw_64K'),
-                   None)
-    ref_bw = None
-    if rdma_bw and rdma_bw.get('mb_per_s'):
-        ref_bw = (rdma_bw['mb_per_s']['median'],
-                  'raw RDMA WRITE, ib_write_bw 64 KiB')
+
+    def raw_bw(w):
+        """the better raw RDMA WRITE rate measured in <w>'s groups"""
+        v = [r['mb_per_s']['median'] for r in rows
+             if r['workload'] == w and r['bench'] == 'perftest' and
+             r.get('mb_per_s')]
+        return (max(v), 'raw RDMA, 64 KiB (perftest)') if v else None
     for w in gen_order + tool_order:
-        rs = [r for t in ('tcp', 'ours', 'distro', 'rsocket')
-              for r in rows if r['workload'] == w and r['transport'] == t]
+        rs = [r for t in transport_order([x['transport'] for x in rows])
+              for r in rows if r['workload'] == w and r['transport'] == t and
+              r['bench'] != 'perftest']
         if not rs:
             continue
         m = rs[0]['metric']
@@ -428,19 +555,11 @@ def main():
                   'trans_per_s': 'transactions/s (higher is better)',
                   'conns_per_s': 'connections/s (higher is better)'}.get(
                       m, 'µs (lower is better)')
-        ref = ref_bw if m == 'mb_per_s' else None
+        ref = (raw_bw(w) or raw_bw('STR1')) if m == 'mb_per_s' else None
         png = 'chart-%s.png' % w
         if chart(os.path.join(a.out, png), title + ' — median of %d' %
                  max(r['reps'] for r in rs), rs, ylabel, ref):
             charts.append((w, png))
-    if rdma_order:
-        rs = [r for w in rdma_order for r in rows if r['workload'] == w and
-              r['metric'] == 'mb_per_s']
-        if rs:
-            tmp = [dict(r, transport=r['workload']) for r in rs]
-            if chart(os.path.join(a.out, 'chart-rdma.png'),
-                     'raw RDMA WRITE over rxe1 (perftest)', tmp, 'MB/s'):
-                charts.append(('rdma', 'chart-rdma.png'))
 
     # markdown
     md = ['# SMC-R benchmark (%s run)' % a.mode, '']
@@ -463,23 +582,41 @@ def main():
                'out of the numbers** (see "Invalid" below).' % len(bad_smc),
                '']
     md += ['## Generator workloads (tools/bench/smc_bench)', '',
-           'Median, min and max over the valid repetitions. metric: trans/s '
-           'for rr, MB/s for stream, conns/s for crr. ×TCP and ×distro are '
-           'the ratios of the medians (higher is faster). Latencies are '
-           'the medians of the repetitions\' mean and p99 round trips. CPU '
-           'is busy CPU time per transaction (per MB for streams) on host A '
-           '(client) and host B (server).', '']
+           'Median, min and max over the valid repetitions. One unit '
+           'throughout: MB is 10^6 bytes (perftest\'s MiB/s are '
+           'converted). metric: trans/s for rr, MB/s for streams (the '
+           'payload moved inside the measured window), conns/s for crr; '
+           'the raw RDMA rows of rr workloads are perftest\'s one-way '
+           'latency of the request size. ×TCP and ×distro are the ratios '
+           'of the medians (higher is faster), ×raw a stream against the '
+           'better of ib_write_bw (polling) and ib_send_bw -e (events) of '
+           'its own groups. Latencies are the medians of the repetitions\' mean '
+           'and p99 round trips. CPU is busy CPU time per transaction '
+           '(per MB for streams) on host A (client) and host B (server), '
+           'over the measured window.', '']
     md += md_table(rows, gen_order, lambda w: w, True)
+    if pairs:
+        md += ['', '## Paired ratios', '',
+               'Each repetition runs every transport of a workload in one '
+               'round-robin group; the ratio of two transports\' primary '
+               'metric is taken inside each group, then summarised over '
+               'the repetitions (median, min, max). Higher is faster.', '']
+        md += pair_table(pairs)
+    md += ['', '## Costs per operation', '',
+           'Read by the generator on both hosts at the edges of the '
+           'measured window (host B over its statistics connection), per '
+           'transaction (per connection for crr, per MB for streams): busy '
+           'CPU µs of the host, context switches (/proc/stat ctxt), '
+           'NET_RX and IRQ_POLL softirqs (/proc/softirqs) and the packets '
+           'rxe1 sent and received on host A. Medians over the '
+           'repetitions.', '']
+    md += cost_table(rows, gen_order)
     if tool_order:
         md += ['', '## Real clients (TCP plain, SMC under smc_run)', '',
                'qperf tcp_lat reports one-way latency (half the round trip);'
                ' sockperf ping-pong runs with --full-rtt. For latencies a '
                'ratio above 1 means slower.', '']
         md += md_table(rows, tool_order, lambda w: TOOL_TESTS[w][0], False)
-    if rdma_order:
-        md += ['', '## The raw RDMA limit (perftest between rxe1 and rxe1, '
-               'server on B)', '']
-        md += md_table(rows, rdma_order, lambda w: TOOL_TESTS[w][0], False)
     md += ['', '## rsocket', '']
     if rsock is None:
         md.append('Not measured in this run.')
@@ -494,7 +631,7 @@ def main():
         md.append('**rsocket left out**: %s' % rsock.get('reason'))
     for s in skips:
         md.append('- %s left out: %s' % (' '.join(
-            TRANSPORT_NAMES.get(v, v) for v in (s.get('bench'),
+            transport_name(v) for v in (s.get('bench'),
                                                  s.get('workload'),
                                                  s.get('transport')) if v),
             s.get('reason')))
@@ -519,7 +656,7 @@ def main():
         for c in bad:
             md.append('- %s %s %s rep %s: %s' % (
                 c['bench'], c['workload'],
-                TRANSPORT_NAMES.get(c['transport'], c['transport']),
+                transport_name(c['transport']),
                 c['rep'], c['why']))
     else:
         md.append('None: every SMC repetition raised the SMC-R handshake '
@@ -541,8 +678,8 @@ def main():
             rc = 1
         if not charts:
             rc = 1
-        for t in ('tcp', 'ours', 'distro'):
-            if t in meta.get('transports', '').split() and \
+        for t in meta.get('transports', '').split():
+            if t != 'rsocket' and \
                     not any(r['transport'] == t and r['valid_reps']
                             for r in rows):
                 print('bench_report: no valid %s cell' % t, file=sys.stderr)

@@ -17,7 +17,7 @@ rc=0
 
 kfiles=$(git ls-files 'net/smc/*.c' 'net/smc/*.h' 'include/uapi/linux/*.h' \
 	'drivers/s390/pci/*.[ch]' | tr '\n' ' ')
-cfiles=$(git ls-files 'tools/smc/*.[ch]' 'tools/bench/*.c' \
+cfiles=$(git ls-files 'tools/smc/*.[ch]' 'tools/bench/*.[ch]' \
 	'tools/testing/selftests/net/smc/*.c' \
 	'tools/testing/selftests/net/smc/*.h' 'scripts/rig/*.c' | tr '\n' ' ')
 # userspace C: the kernel-only rules do not apply (scripts/lib.sh)
