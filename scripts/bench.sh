@@ -26,7 +26,9 @@
 #   BENCH_GEN (the workload generator, default tools/bench/smc_bench),
 #   BENCH_GEN_ARGS (more options for its server and client, e.g. --nodelay),
 #   BENCH_STRICT=1 (fail on invalid cells outside the smoke mode too),
-#   BENCH_APPEND (more kernel command line for the rig, e.g. slub_debug).
+#   BENCH_APPEND (more kernel command line for the rig, e.g. slub_debug),
+#   BENCH_OURS (the directory of the smc.ko and smc_diag.ko that are
+#   "ours", default net/smc: e.g. another build, for a before/after pair).
 #
 # The exit status is 0 when the run produced its results; with
 # BENCH_SMOKE=1 or BENCH_STRICT=1 every SMC cell must also be SMC-R.
@@ -83,8 +85,9 @@ res=$(cd "$res" && pwd)
 
 die() { echo "bench: $*" >&2; exit 1; }
 
-for f in net/smc/smc.ko net/smc/smc_diag.ko tools/smc/smcr tools/smc/smcss \
-	 tools/smc/libsmc-preload.so; do
+ours_dir=${BENCH_OURS:-$top/net/smc}
+for f in "$ours_dir/smc.ko" "$ours_dir/smc_diag.ko" tools/smc/smcr \
+	 tools/smc/smcss tools/smc/libsmc-preload.so; do
 	[ -f "$f" ] || die "$f is missing: run make (or make bench) first"
 done
 [ -x "$gen" ] || die "$gen is missing: make -C tools/bench"
@@ -111,7 +114,7 @@ job=$(printf 'BENCH_%s=%q ' REPS "$reps" DURATION "$dur" WARMUP "$warm" \
 	GEN "$gen" GEN_ARGS "${BENCH_GEN_ARGS:-}")
 t0=$(date +%s)
 # the production module (net/smc), not the rig's test build
-SMC_RIG_OURS=$top/net/smc \
+SMC_RIG_OURS=$ours_dir \
 "$top/scripts/rig/rig.sh" run --cpus "$cpus" --mem "$mem" --timeout "$timeout" \
 	${BENCH_APPEND:+--append "$BENCH_APPEND"} \
 	--out "$res/rig" -- "${job}bash scripts/bench-guest.sh run"
