@@ -46,15 +46,36 @@ static void smc_stream_data_ready(struct smc_connection *conn)
 		smc_close_schedule(smc);
 }
 
+/*
+ * Freed send buffer space wakes only a writer that waits for it, as in
+ * TCP: one that found the buffer full set SOCK_NOSPACE (sendmsg, poll).
+ * Every CDC completion frees space, and waking the socket's wait queue
+ * each time would wake a reader blocked in recv() for nothing.  A close
+ * that lingers waits for the send buffer to drain.
+ */
 static void smc_stream_write_space(struct smc_connection *conn)
 {
 	struct smc_sock *smc = smc_of_conn(conn);
 	struct sock *sk = &smc->sk;
+	bool drained, waits = false;
+	struct socket *sock;
 
-	sk->sk_write_space(sk);
+	drained = (READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN) &&
+		  !smc_tx_outq(conn);
+	/* the freed space before the flag; pairs with smc_stream_nospace() */
+	smp_mb();
+	/* a socket that close() orphans meanwhile is freed after RCU */
+	rcu_read_lock();
+	sock = READ_ONCE(sk->sk_socket);
+	if (sock && test_bit(SOCK_NOSPACE, &sock->flags)) {
+		clear_bit(SOCK_NOSPACE, &sock->flags);
+		waits = true;
+	}
+	rcu_read_unlock();
+	if (waits || drained)
+		sk->sk_write_space(sk);
 	/* a drained send buffer lets "done writing" or "closed" go out */
-	if ((READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN) &&
-	    !smc_tx_outq(conn))
+	if (drained)
 		smc_close_schedule(smc);
 }
 
@@ -81,6 +102,14 @@ const struct smc_conn_ops smc_sock_conn_ops = {
 	.state_change	= smc_stream_state_change,
 	.urgent		= smc_stream_urgent,
 };
+
+/* a writer found the send buffer full: smc_stream_write_space() wakes it */
+static void smc_stream_nospace(struct sock *sk)
+{
+	set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+	/* the flag before the next look at the space; pairs with write_space */
+	smp_mb__after_atomic();
+}
 
 /* may more data still arrive for the reader? */
 static bool smc_stream_rx_over(struct smc_sock *smc)
@@ -168,7 +197,7 @@ int smc_stream_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 		}
 		if (rc != -EAGAIN || !len)
 			break;
-		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		smc_stream_nospace(sk);
 		if (!timeo)
 			break;
 		if (signal_pending(current)) {

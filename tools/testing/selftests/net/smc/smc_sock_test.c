@@ -27,6 +27,7 @@
 #include <endian.h>
 #include <linux/sockios.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/select.h>
@@ -737,6 +738,120 @@ static void rw_client(void)
 		xrecv(fd, how, 100 + how);
 		send_byte(fd, 'k');
 	}
+	close(fd);
+}
+
+/* ---- wake-ups ------------------------------------------------------------ */
+
+#define WAKE_MSGS		100
+#define WAKE_MSG_LEN		1024
+
+/* voluntary context switches of this process so far */
+static long vol_switches(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long v = -1;
+
+	CHECK(f, "/proc/self/status: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
+			break;
+	fclose(f);
+	CHECK(v >= 0, "no voluntary_ctxt_switches in /proc/self/status");
+	return v;
+}
+
+/* process @pid is asleep (state S), within WAIT_MS */
+static void wait_asleep(pid_t pid)
+{
+	unsigned long long end = now_ms() + WAIT_MS;
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (;;) {
+		fd = OK(open(path, O_RDONLY));
+		n = OK(read(fd, buf, sizeof(buf) - 1));
+		close(fd);
+		buf[n] = 0;
+		/* the state follows the command name, which may hold ") " */
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'S')
+			return;
+		CHECK(now_ms() < end, "process %d did not go to sleep", (int)pid);
+		sched_yield();
+	}
+}
+
+/* the send queue of @fd is empty: acknowledged (TCP), CDC done (SMC-R) */
+static void wait_outq_empty(int fd)
+{
+	unsigned long long end = now_ms() + WAIT_MS;
+	int n;
+
+	for (;;) {
+		OK(ioctl(fd, SIOCOUTQ, &n));
+		if (!n)
+			return;
+		CHECK(now_ms() < end, "SIOCOUTQ still %d", n);
+		sched_yield();
+	}
+}
+
+static void reader_wakeups_server(int lfd)
+{
+	int fd = server_accept(lfd), i;
+	char buf[WAKE_MSG_LEN];
+
+	for (i = 0; i < WAKE_MSGS; i++)
+		recv_all(fd, buf, sizeof(buf));
+	send_byte(fd, 'e');
+	server_finish(fd);
+}
+
+/*
+ * A reader blocked in recv() sleeps while the same socket sends: freed
+ * send space wakes only a writer that waits for it, as in TCP.  The
+ * reader is a child process on the same socket; it counts how often it
+ * slept until the server's byte came.
+ */
+static void reader_wakeups_client(void)
+{
+	int fd = client_connect(), pfd[2], i, st;
+	char buf[WAKE_MSG_LEN];
+	long woke = -1;
+	pid_t pid;
+
+	set_nodelay(fd);
+	memset(buf, 'w', sizeof(buf));
+	OK(pipe(pfd));
+	pid = OK(fork());
+	if (!pid) {
+		long v0 = vol_switches();
+
+		close(pfd[0]);
+		expect_byte(fd, 'e');
+		v0 = vol_switches() - v0;
+		EQ(write(pfd[1], &v0, sizeof(v0)), sizeof(v0));
+		_exit(0);
+	}
+	close(pfd[1]);
+	wait_asleep(pid);
+	/* one send at a time, each completed before the next */
+	for (i = 0; i < WAKE_MSGS; i++) {
+		send_all(fd, buf, sizeof(buf));
+		wait_outq_empty(fd);
+	}
+	EQ(read(pfd[0], &woke, sizeof(woke)), sizeof(woke));
+	EQ(waitpid(pid, &st, 0), pid);
+	CHECK(WIFEXITED(st) && !WEXITSTATUS(st), "reader status 0x%x", st);
+	note("the reader slept %ld times", woke);
+	CHECK(woke <= WAKE_MSGS / 10,
+	      "a reader blocked in recv() slept %ld times while %d sends completed",
+	      woke, WAKE_MSGS);
+	close(pfd[0]);
 	close(fd);
 }
 
@@ -1969,6 +2084,8 @@ static const struct tcase cases[] = {
 	{ "peek",		NULL, peek_server, peek_client },
 	{ "poll",		NULL, poll_server, poll_client },
 	{ "poll_err",		NULL, poll_err_server, poll_err_client },
+	{ "reader_wakeups",	NULL, reader_wakeups_server,
+				reader_wakeups_client },
 	{ "rw",			NULL, rw_server, rw_client },
 	{ "sendfile",		NULL, sendfile_server, sendfile_client },
 	{ "shutdown_rd",	NULL, shutdown_rd_server, shutdown_rd_client },
