@@ -74,7 +74,7 @@ TOOL_TESTS = {
 # per-operation costs from the generator's window (window_costs())
 COST_KEYS = ('w_cpu_A_us', 'w_cpu_B_us', 'w_ctxt_A', 'w_ctxt_B',
              'w_netrx_A', 'w_netrx_B', 'w_irqpoll_A', 'w_irqpoll_B',
-             'w_rxe_A')
+             'w_tasklet_A', 'w_tasklet_B', 'w_rxe_A')
 UNITS = {
     'trans_per_s': 'trans/s',
     'conns_per_s': 'conns/s',
@@ -224,6 +224,7 @@ def window_costs(res):
         d['w_ctxt_%s' % h] = v.get('ctxt', 0) / ops
         d['w_netrx_%s' % h] = v.get('net_rx', 0) / ops
         d['w_irqpoll_%s' % h] = v.get('irq_poll', 0) / ops
+        d['w_tasklet_%s' % h] = v.get('tasklet', 0) / ops
         if 'rxe_pkts' in v:
             d['w_rxe_%s' % h] = v['rxe_pkts'] / ops
     return d
@@ -385,7 +386,7 @@ def cost_table(rows, order):
     """The per-operation costs over the generator's window."""
     head = ['workload', 'transport', 'per', 'CPU µs A', 'CPU µs B',
             'ctxt A', 'ctxt B', 'NET_RX A', 'NET_RX B', 'IRQ_POLL A',
-            'IRQ_POLL B', 'rxe pkts A']
+            'IRQ_POLL B', 'TASKLET A', 'TASKLET B', 'rxe pkts A']
     out = ['| ' + ' | '.join(head) + ' |', '|' + '---|' * len(head)]
     for w in order:
         for t in transport_order([x['transport'] for x in rows]):
@@ -607,9 +608,9 @@ def main():
            'measured window (host B over its statistics connection), per '
            'transaction (per connection for crr, per MB for streams): busy '
            'CPU µs of the host, context switches (/proc/stat ctxt), '
-           'NET_RX and IRQ_POLL softirqs (/proc/softirqs) and the packets '
-           'rxe1 sent and received on host A. Medians over the '
-           'repetitions.', '']
+           'NET_RX, IRQ_POLL and TASKLET softirqs (/proc/softirqs) and '
+           'the packets rxe1 sent and received on host A. Medians over '
+           'the repetitions.', '']
     md += cost_table(rows, gen_order)
     if tool_order:
         md += ['', '## Real clients (TCP plain, SMC under smc_run)', '',

@@ -75,7 +75,7 @@ static bool read_stat(struct host_snap *s)
 
 static bool read_softirqs(struct host_snap *s)
 {
-	bool rx = false, poll = false;
+	bool rx = false, poll = false, tasklet = false;
 	char line[4096];
 	FILE *f;
 
@@ -85,9 +85,10 @@ static bool read_softirqs(struct host_snap *s)
 	while (fgets(line, sizeof(line), f)) {
 		rx = rx || softirq_sum(line, "NET_RX", &s->net_rx);
 		poll = poll || softirq_sum(line, "IRQ_POLL", &s->irq_poll);
+		tasklet = tasklet || softirq_sum(line, "TASKLET", &s->tasklet);
 	}
 	fclose(f);
-	return rx && poll;
+	return rx && poll && tasklet;
 }
 
 /**
@@ -121,9 +122,9 @@ void host_snap_take(struct host_snap *s, const char *rdma_dev)
 void host_snap_format(const struct host_snap *s, char *buf)
 {
 	memset(buf, 0, HOST_SNAP_LEN);
-	snprintf(buf, HOST_SNAP_LEN, "%d %d %llu %llu %llu %llu %llu %llu",
+	snprintf(buf, HOST_SNAP_LEN, "%d %d %llu %llu %llu %llu %llu %llu %llu",
 		 s->ok, s->rxe_ok, s->busy, s->ctxt, s->net_rx, s->irq_poll,
-		 s->rxe_sent, s->rxe_rcvd);
+		 s->tasklet, s->rxe_sent, s->rxe_rcvd);
 }
 
 /**
@@ -141,9 +142,9 @@ bool host_snap_parse(struct host_snap *s, const char *buf)
 	memcpy(text, buf, HOST_SNAP_LEN);
 	text[HOST_SNAP_LEN] = 0;
 	memset(s, 0, sizeof(*s));
-	if (sscanf(text, "%d %d %llu %llu %llu %llu %llu %llu", &ok, &rxe_ok,
-		   &s->busy, &s->ctxt, &s->net_rx, &s->irq_poll, &s->rxe_sent,
-		   &s->rxe_rcvd) != 8)
+	if (sscanf(text, "%d %d %llu %llu %llu %llu %llu %llu %llu", &ok,
+		   &rxe_ok, &s->busy, &s->ctxt, &s->net_rx, &s->irq_poll,
+		   &s->tasklet, &s->rxe_sent, &s->rxe_rcvd) != 9)
 		return false;
 	s->ok = ok;
 	s->rxe_ok = rxe_ok;

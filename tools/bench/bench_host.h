@@ -20,6 +20,7 @@ struct host_snap {
 	unsigned long long ctxt;	/* context switches */
 	unsigned long long net_rx;	/* NET_RX softirqs, all CPUs */
 	unsigned long long irq_poll;	/* IRQ_POLL softirqs, all CPUs */
+	unsigned long long tasklet;	/* TASKLET softirqs, all CPUs */
 	unsigned long long rxe_sent;	/* packets of port 1 of the device */
 	unsigned long long rxe_rcvd;
 };

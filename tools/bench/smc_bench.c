@@ -69,8 +69,9 @@
  * cpu_us_per_trans is host_cpu_busy_s per transaction.  host_A (the
  * client's host) and host_B (the server's, with --peer-stats) are that
  * host's counters over the window: busy_s as above, ctxt (context
- * switches), net_rx and irq_poll (softirqs), rxe_pkts (packets sent and
- * received by port 1 of --rdma-dev); null where they could not be read.
+ * switches), net_rx, irq_poll and tasklet (softirqs), rxe_pkts (packets
+ * sent and received by port 1 of --rdma-dev); null where they could not
+ * be read.
  * --peer-stats opens one more connection, of the same family, before the
  * warmup: the server answers each byte on it with its host's counters
  * (bench_host.c), so both hosts' are read at the window's edges.  The label
@@ -1040,6 +1041,7 @@ static void json_host(const char *key, const struct host_snap *a,
 	json_uint("ctxt", b->ctxt - a->ctxt);
 	json_uint("net_rx", b->net_rx - a->net_rx);
 	json_uint("irq_poll", b->irq_poll - a->irq_poll);
+	json_uint("tasklet", b->tasklet - a->tasklet);
 	if (a->rxe_ok && b->rxe_ok)
 		json_uint("rxe_pkts", b->rxe_sent - a->rxe_sent +
 			  b->rxe_rcvd - a->rxe_rcvd);
