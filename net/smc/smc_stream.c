@@ -409,9 +409,8 @@ __poll_t smc_stream_poll(struct smc_sock *smc)
 	} else if (atomic_read(&conn->sndbuf_space)) {
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	} else {
-		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		smc_stream_nospace(sk);
 		/* freed space may have raced with the flag: look again */
-		smp_mb__after_atomic();
 		if (atomic_read(&conn->sndbuf_space))
 			mask |= EPOLLOUT | EPOLLWRNORM;
 	}
