@@ -345,6 +345,16 @@ static enum io send_iov(int fd, struct iovec *iov, int cnt)
 	return IO_OK;
 }
 
+/* a connection's header: @magic, the version, the request and response sizes */
+static void hdr_fill(unsigned char *hdr, const char *magic, uint32_t req,
+		     uint32_t resp)
+{
+	uint32_t w[3] = { htonl(HDR_VERSION), htonl(req), htonl(resp) };
+
+	memcpy(hdr, magic, 4);
+	memcpy(hdr + 4, w, sizeof(w));
+}
+
 /* add @n to a worker's byte count, which the main thread reads */
 static void count_bytes(uint64_t *moved, uint64_t n)
 {
@@ -439,8 +449,8 @@ static int serve_stats(int fd)
 {
 	unsigned char q;
 	char buf[HOST_SNAP_LEN];
-	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
 	struct host_snap s;
+	struct iovec iov;
 	enum io rc;
 
 	for (;;) {
@@ -453,12 +463,13 @@ static int serve_stats(int fd)
 		}
 		host_snap_take(&s, opt.rdma_dev);
 		host_snap_format(&s, buf);
+		/* send_iov() moves the iovec along */
+		iov.iov_base = buf;
+		iov.iov_len = sizeof(buf);
 		if (send_iov(fd, &iov, 1) != IO_OK) {
 			server_error(errno, "server: statistics");
 			return 1;
 		}
-		iov.iov_base = buf;
-		iov.iov_len = sizeof(buf);
 	}
 }
 
@@ -914,15 +925,13 @@ static int stats_fd = -1;
 
 static int stats_open(void)
 {
-	uint32_t w[3] = { htonl(HDR_VERSION), htonl(1), htonl(1) };
 	unsigned char hdr[HDR_LEN];
 	struct iovec iov = { .iov_base = hdr, .iov_len = HDR_LEN };
 	int fd = new_socket(run.ai->ai_family);
 
 	if (fd < 0)
 		return -1;
-	memcpy(hdr, STATS_MAGIC, 4);
-	memcpy(hdr + 4, w, sizeof(w));
+	hdr_fill(hdr, STATS_MAGIC, 1, 1);
 	if (connect(fd, run.ai->ai_addr, run.ai->ai_addrlen) ||
 	    send_iov(fd, &iov, 1) != IO_OK) {
 		close(fd);
@@ -973,27 +982,13 @@ static void window_mark(struct window_mark *m, struct worker *workers)
 
 struct cpu_snap {
 	struct rusage ru;
-	unsigned long long busy;	/* jiffies */
-	bool busy_ok;
+	struct host_snap host;	/* its busy time */
 };
 
 static void cpu_snap(struct cpu_snap *s)
 {
-	/* user nice system idle iowait irq softirq steal (guest is in user) */
-	unsigned long long v[8] = { 0 };
-	FILE *f;
-
 	getrusage(RUSAGE_SELF, &s->ru);
-	s->busy_ok = false;
-	f = fopen("/proc/stat", "r");
-	if (!f)
-		return;
-	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
-		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) >= 4) {
-		s->busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
-		s->busy_ok = true;
-	}
-	fclose(f);
+	host_snap_take(&s->host, NULL);
 }
 
 static double tv_delta(const struct timeval *a, const struct timeval *b)
@@ -1072,8 +1067,8 @@ static void print_result(const struct hist *h, unsigned long long errors,
 	double busy = 0, tps, ops;
 	unsigned int i;
 
-	if (a->busy_ok && b->busy_ok)
-		busy = (double)(b->busy - a->busy) / sysconf(_SC_CLK_TCK);
+	if (a->host.ok && b->host.ok)
+		busy = host_snap_busy_s(&a->host, &b->host);
 	tps = dur > 0 ? h->n / dur : 0;
 	ops = (double)bytes / (opt.req + opt.resp);
 	size_name(req, sizeof(req), opt.req);
@@ -1143,7 +1138,6 @@ static int client_main(void)
 	struct worker *workers;
 	sigset_t block, old;
 	struct hist *total;
-	uint32_t w[3];
 	unsigned int i;
 	int fd, rc;
 
@@ -1158,11 +1152,7 @@ static int client_main(void)
 	}
 	close(fd);
 
-	memcpy(run.hdr, HDR_MAGIC, 4);
-	w[0] = htonl(HDR_VERSION);
-	w[1] = htonl(opt.req);
-	w[2] = htonl(opt.resp);
-	memcpy(run.hdr + 4, w, sizeof(w));
+	hdr_fill(run.hdr, HDR_MAGIC, opt.req, opt.resp);
 	pattern_init();
 
 	workers = calloc(opt.clients, sizeof(*workers));
