@@ -29,6 +29,11 @@ TRANSPORT_NAMES = {
 TRANSPORT_ORDER = ('tcp', 'tcp_nodelay', 'ours', 'ours_rsbuf', 'distro',
                    'rsocket', 'rdma', 'rdma_ev')
 SMC_TRANSPORTS = ('ours', 'ours_rsbuf', 'distro')
+RAW_TRANSPORTS = ('rdma', 'rdma_ev')
+# the paired ratios: numerator, denominator
+PAIRS = (('ours', 'distro'), ('ours', 'rsocket'), ('ours', 'tcp'),
+         ('ours', 'tcp_nodelay'), ('ours_rsbuf', 'ours'),
+         ('ours_rsbuf', 'rsocket'))
 
 
 def is_smc(t):
@@ -51,11 +56,8 @@ def transport_name(t):
         w, r = t[len('ours_w'):].split('_r')
         return 'SMC-R (ours), wmem %s / rmem %s KiB' % (w, r)
     return TRANSPORT_NAMES.get(t, t)
-RAW_TRANSPORTS = ('rdma', 'rdma_ev')
-# the paired ratios: numerator, denominator
-PAIRS = (('ours', 'distro'), ('ours', 'rsocket'), ('ours', 'tcp'),
-         ('ours', 'tcp_nodelay'), ('ours_rsbuf', 'ours'),
-         ('ours_rsbuf', 'rsocket'))
+
+
 GEN_WORKLOADS = {
     'RR1': 'RR1: rr, 1 client, 1 KiB / 1 KiB',
     'RR10': 'RR10: rr, 10 clients, 32 KiB / 32 KiB',
@@ -287,15 +289,21 @@ def summarise(cells):
             om = o.get(r['metric']) if o else None
             if m and om and om['median']:
                 r[name] = m['median'] / om['median']
-        # streams against the better of the two raw RDMA WRITE rates
-        raw = [index.get(('perftest', r['workload'], t)) for t in
-               RAW_TRANSPORTS]
-        raw = [x['mb_per_s']['median'] for x in raw
-               if x and x.get('mb_per_s')]
+        # streams against the better of the two raw RDMA rates
+        raw = best_raw(rows, r['workload'])
         m = r.get(r['metric'])
         if r['bench'] == 'gen' and r['metric'] == 'mb_per_s' and raw and m:
-            r['vs_raw'] = m['median'] / max(raw)
+            r['vs_raw'] = m['median'] / raw
     return rows
+
+
+def best_raw(rows, w):
+    """the better raw RDMA rate (MB/s median, polling or events) measured
+    in <w>'s groups, or None"""
+    v = [r['mb_per_s']['median'] for r in rows
+         if r['workload'] == w and r['bench'] == 'perftest' and
+         r['transport'] in RAW_TRANSPORTS and r.get('mb_per_s')]
+    return max(v) if v else None
 
 
 def paired(cells):
@@ -537,13 +545,6 @@ def main():
 
     # charts
     charts = []
-
-    def raw_bw(w):
-        """the better raw RDMA WRITE rate measured in <w>'s groups"""
-        v = [r['mb_per_s']['median'] for r in rows
-             if r['workload'] == w and r['bench'] == 'perftest' and
-             r.get('mb_per_s')]
-        return (max(v), 'raw RDMA, 64 KiB (perftest)') if v else None
     for w in gen_order + tool_order:
         rs = [r for t in transport_order([x['transport'] for x in rows])
               for r in rows if r['workload'] == w and r['transport'] == t and
@@ -556,7 +557,10 @@ def main():
                   'trans_per_s': 'transactions/s (higher is better)',
                   'conns_per_s': 'connections/s (higher is better)'}.get(
                       m, 'µs (lower is better)')
-        ref = (raw_bw(w) or raw_bw('STR1')) if m == 'mb_per_s' else None
+        ref = None
+        if m == 'mb_per_s':
+            raw = best_raw(rows, w) or best_raw(rows, 'STR1')
+            ref = (raw, 'raw RDMA, 64 KiB (perftest)') if raw else None
         png = 'chart-%s.png' % w
         if chart(os.path.join(a.out, png), title + ' — median of %d' %
                  max(r['reps'] for r in rs), rs, ylabel, ref):
