@@ -471,7 +471,8 @@ if [ -n "${SMC_SELFTEST_SECONDARY:-}" ]; then
 	# ends in ECONNRESET while our server counts no handshake error
 	# (make check's x86_64 pair runs the case with the distro client)
 	[ "$(smc_lib_byte_order peer)" = 256 ] &&
-		distro_cases=(rw shutdown_wr poll oob_inline)
+		mapfile -t distro_cases < <(printf '%s\n' "${distro_cases[@]}" |
+					    grep -vx connect_close)
 	full=0
 fi
 if [ -n "${SMC_SELFTEST_QUICK:-}" ]; then
