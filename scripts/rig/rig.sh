@@ -149,7 +149,7 @@ esac
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -f "$out"/rc "$out"/test-start "$out"/console-*.log "$out"/tainted-* "$out"/splat
+rm -f "$out"/rc "$out"/test-start "$out"/console-*.log "$out"/tainted-* "$out"/splat "$out"/stopped
 
 make -s -C "$here" rigd
 
@@ -310,7 +310,22 @@ else
 	qemu_host A
 	"${Q[@]}" </dev/null | tee "$out/job.log" || true
 fi
-for p in "${pids[@]}"; do wait "$p" || true; done
+# Host A asks B to power off when its job ends; a B that a test left
+# wedged (tasks stuck in the kernel can keep its power-off from
+# finishing) gets 60 s, then its QEMU is stopped, so that the run ends
+# with its results instead of at the hard limit
+for p in "${pids[@]}"; do
+	for ((i = 0; i < 60; i++)); do
+		kill -0 "$p" 2>/dev/null || break
+		sleep 1
+	done
+	if kill -0 "$p" 2>/dev/null; then
+		echo "rig: host B still running 60 s after host A: stopped" >&2
+		echo "B did not power off within 60 s of A" >>"$out/stopped"
+		kill "$p" 2>/dev/null
+	fi
+	wait "$p" || true
+done
 t1=$(date +%s.%N)
 kill "$watcher" 2>/dev/null || true
 wait "$watcher" 2>/dev/null || true
