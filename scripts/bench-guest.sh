@@ -251,6 +251,8 @@ esac
 
 # shellcheck source=../tools/testing/selftests/net/smc/lib.sh
 . "$top/tools/testing/selftests/net/smc/lib.sh"
+# shellcheck source=../tools/testing/selftests/net/smc/failover_lib.sh
+. "$top/tools/testing/selftests/net/smc/failover_lib.sh"
 
 out=${SMC_RIG_OUT:?run it on the rig (scripts/bench.sh)}
 raw=$out/raw.jsonl
@@ -270,6 +272,9 @@ read -r -a TOOL_TRANSPORTS <<<"${BENCH_TOOL_TRANSPORTS:-tcp ours distro}"
 TOOL_REPS=${BENCH_TOOL_REPS:-$REPS}
 TOOL_DUR=${BENCH_TOOL_DURATION:-$DUR}
 LAT_ITERS=${BENCH_LAT_ITERS:-2000}
+read -r -a FO_WAYS <<<"${BENCH_FO_WAYS-down rdma-del tc carrier}"
+read -r -a FO_TRANSPORTS <<<"${BENCH_FO_TRANSPORTS:-ours distro}"
+FO_REPS=${BENCH_FO_REPS:-1}
 # rsocket's default send and receive buffers (librdmacm: def_wmem, def_mem)
 RS_MEM=131072
 
@@ -340,7 +345,7 @@ setup_transport()
 	} 2>&1) || rc=1
 	wait $! || { rc=1; msg="$msg; peer: $(<"$logs/switch-peer.log")"; }
 	cur_mod=$want
-	[ $rc = 0 ] || cur_mod=broken
+	[ "$rc" = 0 ] || cur_mod=broken
 	sysA=$(bench_modinfo)
 	sysB=$(peer "bash $self modinfo" 2>/dev/null)
 	jobj kind '"setup"' transport "s:$t" module "s:$want" rc "$rc" \
@@ -620,6 +625,219 @@ probe_rsocket()
 	[ $((after - before)) -ge 10 ]
 }
 
+# ---- the failover row ----------------------------------------------------------
+#
+# A verified bulk transfer over a group with two links (the second path
+# of failover_lib.sh on both hosts), and one host breaks its second path
+# when a quarter of what it receives is in: net2 down (down), rxe2
+# deleted (rdma-del), RoCE dropped as it comes into net2 (tc: only
+# TEST_LINK finds it, every FO_TESTLINK s on both hosts here) or net2's
+# carrier taken by QEMU (carrier); "none" breaks nothing, the row's
+# noise floor.  A way alone is host B's, the server's; WAY@A is host
+# A's, the client's.  The figure is the longest time a connection
+# waited for data, on either side; a transfer that makes no progress
+# for FO_LIMIT s is cut there and recorded as failed.  Each cell starts
+# with fresh modules and a fresh group, and with both paths whole.
+FO_CONNS=4
+FO_SIZE=${BENCH_FO_SIZE:-4194304}
+FO_TESTLINK=${BENCH_FO_TESTLINK:-5}
+FO_LIMIT=${BENCH_FO_LIMIT:-30}
+# module/way cells left out unless asked for: the distro module's server
+# host wedged for good in each try of tc@A (its kworkers blocked, the
+# module in use until the host was stopped), which ends every later cell
+FO_SKIP=${BENCH_FO_SKIP-distro/tc@A}
+fo_wedged='' fo_off=''
+
+# fo_break_cmd <way> <local|peer>: the command that breaks that host's
+# second path that way
+# shellcheck disable=SC2317 # called from run_fo_cell
+fo_break_cmd()
+{
+	case $1 in
+	none) echo true ;;
+	tc) path2_break_cmd tc-in "$2" ;;
+	carrier)
+		[ -n "${SMC_RIG_CARRIER:-}" ] || return 1
+		path2_break_cmd carrier "$2" ;;
+	down | rdma-del) path2_break_cmd "$1" "$2" ;;
+	*) return 1 ;;
+	esac
+}
+
+# fo_lgr_type: the type of the client's group here (in $REPLY)
+# shellcheck disable=SC2317 # called from run_fo_cell
+fo_lgr_type()
+{
+	local l
+
+	l=$("$SMC_LIB_SMCR" -j linkgroup show 2>/dev/null)
+	REPLY=none
+	[[ $l =~ \"role\":\"CLNT\",\"type\":\"([A-Z_]+)\" ]] &&
+		REPLY=${BASH_REMATCH[1]}
+	return 0
+}
+
+# fo_unload <local|peer>: no smc module there, or false with what was
+# in the way on stdout.  A module that stays in use (its sockets do not
+# go within 30 s) is unloaded after the host's rxe2 is deleted and added
+# again: the device's removal ends the links on it, and their sockets
+# with them.  Unless tasks there are stuck in the kernel: then the host
+# is wedged (fo_wedged), and the device's removal would hang as well.
+# shellcheck disable=SC2317 # called from run_fo_cell
+fo_unload()
+{
+	local m d
+
+	m=$(smc_lib_mod "$1" which 2>/dev/null)
+	smc_lib_mod "$1" unload >/dev/null 2>&1 && return 0
+	d=$(smc_lib_dstate "$1" | awk '{ printf "%s%s", s, $3; s = " " }')
+	if [ -n "$d" ]; then
+		fo_wedged="host $1 wedged with its $m module in use, in D state: $d"
+		echo "$fo_wedged"
+		return 1
+	fi
+	echo "host $1's $m module stayed in use 30 s; rxe2 there deleted and added again"
+	smc_lib_on "$1" "rdma link delete rxe2" >/dev/null 2>&1
+	path2_heal "$1" >/dev/null 2>&1
+	smc_lib_mod "$1" unload >/dev/null 2>&1 && return 1
+	echo "and still in use"
+	return 1
+}
+
+# fo_fresh <ours|distro>: both paths whole, that module freshly loaded
+# on both hosts with the short TEST_LINK; the reason in $REPLY if not
+# shellcheck disable=SC2317 # called from run_fo_cell
+fo_fresh()
+{
+	local m=$1 h msg rc=0
+
+	for h in local peer; do
+		msg=$(path2_heal "$h" 2>&1) || { REPLY="path 2 of $h: $msg"; return 1; }
+	done
+	# the generator cells leave their module loaded
+	for h in local peer; do
+		fo_unload "$h" >"$logs/fo-unload.log" 2>&1 || {
+			REPLY="unloading on $h: $(<"$logs/fo-unload.log")"
+			return 1
+		}
+	done
+	# the generator cells load their module again
+	cur_mod=none
+	{ smc_lib_mod peer ensure "$m" &&
+		{ smc_lib_kernel_ge 6 12 || pnet_common peer add; } &&
+		smc_lib_ueid_set peer &&
+		smc_lib_testlink peer "$FO_TESTLINK"; } >"$logs/fo-peer.log" 2>&1 &
+	msg=$( { smc_lib_mod local ensure "$m" &&
+		{ smc_lib_kernel_ge 6 12 || pnet_common local add; } &&
+		smc_lib_ueid_set local &&
+		smc_lib_testlink local "$FO_TESTLINK"; } 2>&1) || rc=1
+	wait $! || { rc=1; msg="$msg; peer: $(<"$logs/fo-peer.log")"; }
+	REPLY="loading $m: ${msg:0:300}"
+	[ "$rc" = 0 ]
+}
+
+# fo_longest <output>: the longest wait for data of either side in ms
+# (in $REPLY, null if neither reported one)
+# shellcheck disable=SC2317 # called from run_fo_cell
+fo_longest()
+{
+	local l v
+
+	REPLY=null
+	while IFS= read -r l; do
+		[[ $l =~ the\ longest\ wait\ for\ data\ in:\ ([0-9]+)\ ms ]] || continue
+		v=${BASH_REMATCH[1]}
+		[ "$REPLY" = null ] || [ "$v" -gt "$REPLY" ] && REPLY=$v
+	done <<<"$1"
+}
+
+# run_fo_cell <ours|distro> <way> <rep>: one cell of the failover row
+# shellcheck disable=SC2034,SC2317 # args by name; called by name
+run_fo_cell()
+{
+	local t=$1 way=$2 rep=$3 cmd start sym_ms='null' rc=0 out='' gap err=''
+	local t0=${EPOCHREALTIME/./} fh=peer after=null cleanup='' h
+	local first=(--family smc --conns 1 --size 65536
+		--seed "$rep" --timeout 30)
+	local sargs cargs SMC_LIB_HOOK="bash $SMC_LIB_DIR/lib.sh hook_conns"
+
+	if [[ " $FO_SKIP " == *" $t/$way "* ]]; then
+		skip_reason[$t/$way]="left out (BENCH_FO_SKIP): it wedges a host"
+	elif [ -n "$fo_off" ]; then
+		skip_reason[$t/$way]="not run: $fo_off"
+	fi
+	if [ -n "${skip_reason[$t/$way]:-}" ]; then
+		jobj kind '"skip"' bench '"failover"' transport "s:$t" \
+			workload "s:$way" reason "s:${skip_reason[$t/$way]}"
+		rec
+		return 0
+	fi
+	seq_no=$((seq_no + 1))
+	say "failover $way $t rep $rep"
+	[ "${way%@A}" = "$way" ] || fh=local
+	if ! cmd=$(fo_break_cmd "${way%@A}" "$fh"); then
+		skip_reason[$t/$way]="no way to break the path by $way here"
+		jobj kind '"skip"' bench '"failover"' transport "s:$t" \
+			workload "s:$way" reason "s:${skip_reason[$t/$way]}"
+		rec
+		return 0
+	fi
+	if ! fo_fresh "$t"; then
+		err=$REPLY rc=-1
+		[ -z "$fo_wedged" ] || fo_off=$fo_wedged
+	else
+		# the first connection makes the group; its second link
+		# follows the first CONFIRM_LINK
+		start=${EPOCHREALTIME/./}
+		if ! out=$(smc_lib_pair "$SMC_LIB_CONNS_TEST" peer first first 2>&1); then
+			err="first connection: ${out: -300}" rc=-1
+		elif ! smc_lib_wait_until 10 "the client's group SYMMETRIC" \
+			lgr_type_on local CLNT SYM >/dev/null; then
+			err="the client's group not SYMMETRIC within 10 s" rc=-1
+		else
+			sym_ms=$(((${EPOCHREALTIME/./} - start) / 1000))
+		fi
+	fi
+	if [ "$rc" = 0 ]; then
+		cargs=(--family smc --conns "$FO_CONNS" --size "$FO_SIZE"
+			--seed "$rep" --timeout "$FO_LIMIT")
+		sargs=("${cargs[@]}")
+		if [ "$fh" = peer ]; then
+			sargs+=(--fail-at $((FO_CONNS * FO_SIZE / 4)) --fail-cmd "$cmd")
+		else
+			cargs+=(--fail-at $((FO_CONNS * FO_SIZE / 4)) --fail-cmd "$cmd")
+		fi
+		out=$(smc_lib_pair "$SMC_LIB_CONNS_TEST" peer sargs cargs 2>&1) || rc=1
+		printf '%s\n' "$out" >"$logs/fo-$seq_no.log"
+		[ "$rc" = 0 ] || err=$(grep -m 3 -E 'FAIL|stalled' <<<"$out" | tr '\n' ' ')
+		fo_lgr_type
+		json_str "$REPLY"
+		after=$REPLY
+	fi
+	fo_longest "$out"
+	gap=$REPLY
+	# the cell ends with both modules unloaded: one that cannot be
+	# (fo_unload) is this cell's doing
+	for h in local peer; do
+		fo_unload "$h" >"$logs/fo-unload.log" 2>&1 && continue
+		if [ -z "$fo_wedged" ]; then
+			cleanup="$cleanup${cleanup:+; }$(<"$logs/fo-unload.log")"
+			continue
+		fi
+		fo_off="after $way $t rep $rep: $fo_wedged"
+		err="${err:+$err; }$fo_wedged" rc=2
+		break
+	done
+	jobj kind '"failover"' transport "s:$t" way "s:$way" rep "$rep" \
+		seq "$seq_no" rc "$rc" error "s:${err:0:500}" \
+		longest_wait_ms "$gap" symmetric_ms "$sym_ms" \
+		client_group_after "$after" cleanup "s:$cleanup" limit_s "$FO_LIMIT" \
+		testlink_s "$FO_TESTLINK" conns "$FO_CONNS" size "$FO_SIZE" \
+		break "s:$cmd" wall_s $(((${EPOCHREALTIME/./} - t0) / 1000000))
+	rec
+	[ "$rc" = 0 ]
+}
+
 # ---- main -------------------------------------------------------------------
 
 say "reps $REPS, ${DUR}s per cell (+${WARM}s warm-up), workloads: ${WORKLOADS[*]}"
@@ -639,6 +857,8 @@ jobj kind '"meta"' kernel "s:$(uname -r)" kernel_B "s:$(peer 'uname -r')" \
 	tool_reps "$TOOL_REPS" tool_duration_s "$TOOL_DUR" \
 	workloads "s:${WORKLOADS[*]}" transports "s:${TRANSPORTS[*]}" \
 	tools "s:${TOOLS[*]}" tool_transports "s:${TOOL_TRANSPORTS[*]}" \
+	fo_ways "s:${FO_WAYS[*]}" fo_transports "s:${FO_TRANSPORTS[*]}" \
+	fo_reps "$FO_REPS" \
 	generator "s:$GEN" generator_args "s:$GEN_ARGS" \
 	ours_srcversion "s:$(smc_lib_srcversion "$SMC_LIB_OURS/smc.ko")" \
 	distro_module "s:$(modinfo -F filename smc 2>/dev/null)" \
@@ -683,7 +903,8 @@ run_groups()
 			for t in "${order[@]}"; do
 				[ -n "${skip_reason[$t]:-}" ] && continue
 				[ -n "${skip_reason[$t/$w]:-}" ] && continue
-				setup_transport "$t" || continue
+				# a failover cell loads its modules itself
+				[ "$kind" = fo ] || setup_transport "$t" || continue
 				"run_${kind}_cell" "$t" "$w" "$rep" && continue
 				# rsocket hangs in some workloads: once is enough
 				if [ "$t" = rsocket ]; then
@@ -708,6 +929,23 @@ for tool in "${TOOLS[@]}"; do
 done
 if [ ${#tool_w[@]} -gt 0 ]; then
 	run_groups tool "$TOOL_REPS" tool_w TOOL_TRANSPORTS
+fi
+
+if [ ${#FO_WAYS[@]} -gt 0 ] && [ ${#FO_TRANSPORTS[@]} -gt 0 ]; then
+	SMC_LIB_CONNS_TEST=$SMC_LIB_DIR/smc_conns_test
+	SMC_HOOK_EXPECT_CLIENT="SMCR 0x00000000"
+	SMC_HOOK_EXPECT_SERVER="SMCR 0x00000000"
+	export SMC_HOOK_EXPECT_CLIENT SMC_HOOK_EXPECT_SERVER
+	if topo=$(topology 2>&1); then
+		run_groups fo "$FO_REPS" FO_WAYS FO_TRANSPORTS
+	else
+		say "no failover row: the second path did not come up: $topo"
+		jobj kind '"skip"' bench '"failover"' reason "s:second path: $topo"
+		rec
+	fi
+	for h in local peer; do
+		path2_heal "$h" && path2 "$h" del
+	done >/dev/null 2>&1
 fi
 
 # leave both hosts as the selftests expect them

@@ -471,6 +471,94 @@ def chart(path, title, rows, ylabel, ref=None):
     return True
 
 
+FO_WAYS = {
+    'none': 'nothing broken (the noise floor)',
+    'down': 'net2 down',
+    'rdma-del': 'rxe2 deleted (rdma link delete)',
+    'tc': 'RoCE into net2 dropped (tc), found by TEST_LINK',
+    'carrier': 'net2 carrier lost (QEMU set_link)',
+}
+
+
+def fo_way_name(w):
+    """"down" is host B's (the server's), "down@A" host A's"""
+    base, host = (w[:-2], 'A, client') if w.endswith('@A') else \
+        (w, 'B, server')
+    return '%s, host %s' % (FO_WAYS.get(base, base), host)
+
+
+def failover_rows(recs, order):
+    """per way and module: the longest wait of the verified repetitions
+    (median, min, max), and how many repetitions failed and why"""
+    rows = []
+    for w in order:
+        row = {'way': w, 'modules': {}}
+        for t in ('ours', 'distro'):
+            rs = [r for r in recs if r.get('way') == w and
+                  r.get('transport') == t]
+            if not rs:
+                continue
+            ok = [r for r in rs if r.get('rc') == 0]
+            row['modules'][t] = {
+                'reps': len(rs), 'verified': len(ok),
+                'longest_wait_ms': trio([r.get('longest_wait_ms')
+                                         for r in ok]),
+                'failed': [{'rep': r.get('rep'), 'rc': r.get('rc'),
+                            'error': r.get('error'),
+                            'longest_wait_ms': r.get('longest_wait_ms')}
+                           for r in rs if r.get('rc') != 0],
+                'client_group_after': sorted({str(r.get(
+                    'client_group_after')) for r in ok}),
+            }
+        rows.append(row)
+    return rows
+
+
+def failover_cleanup(recs):
+    """what stayed after a cell: a module that did not unload within
+    30 s, or a host wedged for good"""
+    return ['- after %s, %s rep %s: %s' % (
+        fo_way_name(r.get('way')), transport_name(r.get('transport')),
+        r.get('rep'), r['cleanup'])
+        for r in sorted(recs, key=lambda r: r.get('seq', 0))
+        if r.get('cleanup')]
+
+
+def failover_table(rows):
+    def cell(m):
+        if not m:
+            return '–'
+        lw = m['longest_wait_ms']
+        s = '–' if lw is None else '%s (%s–%s)' % (
+            fmt(lw['median']), fmt(lw['min']), fmt(lw['max']))
+        if m['verified'] < m['reps']:
+            s += ' **%d of %d failed**' % (m['reps'] - m['verified'],
+                                           m['reps'])
+        return s
+    md = ['| way, host broken | ours: longest wait, ms | distro: '
+          'longest wait, ms | ours/distro | client group after |',
+          '|---|---|---|---|---|']
+    for r in rows:
+        o, d = r['modules'].get('ours'), r['modules'].get('distro')
+        ratio = None
+        if o and d and o['longest_wait_ms'] and d['longest_wait_ms'] and \
+                d['longest_wait_ms']['median']:
+            ratio = o['longest_wait_ms']['median'] / \
+                d['longest_wait_ms']['median']
+        after = '; '.join('%s %s' % (t, '/'.join(m['client_group_after']))
+                          for t, m in r['modules'].items())
+        md.append('| %s | %s | %s | %s | %s |' % (
+            fo_way_name(r['way']), cell(o), cell(d),
+            '–' if ratio is None else '%.2f' % ratio, after))
+    for r in rows:
+        for t, m in r['modules'].items():
+            for f in m['failed']:
+                md.append('- %s, %s rep %s: %s' % (
+                    fo_way_name(r['way']), transport_name(t), f['rep'],
+                    f['error'] or 'failed (rc %s)' % f['rc']))
+    return md
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument('--raw', required=True)
@@ -498,6 +586,9 @@ def main():
         judge(c)
     rows = summarise(cells)
     pairs = paired(cells)
+    fo_recs = [r for r in recs if r.get('kind') == 'failover']
+    fo_rows = failover_rows(fo_recs, meta.get('fo_ways', '').split() or
+                            sorted({r.get('way') for r in fo_recs}))
 
     gen_order = [w for w in meta.get('workloads', '').split()
                  if any(r['workload'] == w for r in rows)]
@@ -534,6 +625,7 @@ def main():
     result = {'settings': settings, 'module_setups': setups,
               'rsocket': rsock, 'skipped': skips, 'broken_records': broken,
               'summary': rows, 'paired': pairs, 'repetitions': cells,
+              'failover': fo_rows, 'failover_repetitions': fo_recs,
               'invalid': [{'bench': c['bench'], 'workload': c['workload'],
                            'transport': c['transport'], 'rep': c['rep'],
                            'why': c['why']} for c in bad]}
@@ -622,6 +714,27 @@ def main():
                ' sockperf ping-pong runs with --full-rtt. For latencies a '
                'ratio above 1 means slower.', '']
         md += md_table(rows, tool_order, lambda w: TOOL_TESTS[w][0], False)
+    if fo_recs:
+        f0 = fo_recs[0]
+        md += ['', '## Failover', '',
+               'A verified transfer of %s connections, %s bytes each way, '
+               'over a group with two links (net2 holds an address in '
+               'net1\'s subnet); the named host breaks its second path when '
+               'a quarter of what it receives is in. The figure is the '
+               'longest time a connection waited for data, on either side '
+               '(median, min–max over the verified repetitions); "nothing '
+               'broken" is the same transfer without a failure. Fresh '
+               'modules and group per repetition; TEST_LINK every %s s on '
+               'both hosts; a transfer without progress for %s s is cut and '
+               'counted as failed. Lower is better.' % (
+                   f0.get('conns'), f0.get('size'), f0.get('testlink_s'),
+                   f0.get('limit_s')), '']
+        md += failover_table(fo_rows)
+        md += failover_cleanup(fo_recs)
+        md += ['- %s, %s: %s' % (fo_way_name(k.get('workload', '')),
+                                 transport_name(k.get('transport', '')),
+                                 k.get('reason'))
+               for k in skips if k.get('bench') == 'failover']
     md += ['', '## rsocket', '']
     if rsock is None:
         md.append('Not measured in this run.')
@@ -683,6 +796,16 @@ def main():
             rc = 1
         if not charts:
             rc = 1
+        if 'ours' in meta.get('fo_transports', '').split() and \
+                meta.get('fo_ways') and \
+                not any(r.get('transport') == 'ours' for r in fo_recs):
+            print('bench_report: no failover cell of ours', file=sys.stderr)
+            rc = 1
+        for r in fo_recs:
+            if r.get('transport') == 'ours' and r.get('rc') != 0:
+                print('bench_report: ours lost a failover transfer (%s): %s'
+                      % (r.get('way'), r.get('error')), file=sys.stderr)
+                rc = 1
         for t in meta.get('transports', '').split():
             if t != 'rsocket' and \
                     not any(r['transport'] == t and r['valid_reps']

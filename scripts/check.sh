@@ -37,8 +37,9 @@
 #      built and run (two scripts) by its own kselftest Makefile and runner;
 #   4d. "bench": the benchmark harness in its smoke mode (make bench
 #      BENCH_SMOKE=1, about 1 minute): it must write results.md,
-#      results.json and a chart, and every SMC cell must be SMC-R; the
-#      numbers themselves are not judged;
+#      results.json and a chart, every SMC cell must be SMC-R, and ours
+#      must keep a verified transfer through a link failover (the
+#      failover row's one smoke cell); the numbers are not judged;
 #   5. "debug": the debug kernel (scripts/debug-kernel.sh: KASAN, lockdep,
 #      kmemleak, KUnit), our modules and the rig's rxe built for it; in
 #      one boot the KUnit suites, proof that the runner's kmemleak scan
@@ -386,23 +387,27 @@ if [[ " $parts " == *" s390x "* ]]; then
 fi
 
 # -- the benchmark harness, smoke mode ---------------------------------------------
-# one repetition of 1 s cells, three workloads, TCP and both smc modules:
+# one repetition of 1 s cells, three workloads, TCP and both smc modules,
+# and one failover cell of ours (net2 down under a verified transfer):
 # it proves the harness still runs end to end, not how fast anything is
 if [[ " $parts " == *" bench "* ]]; then
 	t=$(ms)
 	bench_out=$logdir/bench-smoke
 	make -s -C tools/bench >"$logdir/bench-smoke.log" 2>&1 &&
+		make -s -C tools/testing/selftests/net/smc \
+			>>"$logdir/bench-smoke.log" 2>&1 &&
 		BENCH_SMOKE=1 BENCH_OUT=$bench_out scripts/bench.sh \
 			>>"$logdir/bench-smoke.log" 2>&1
 	rc=$?
 	if [ $rc = 0 ]; then
 		sed -n '/^| workload /,/^$/p' "$bench_out/results.md" | indent
+		sed -n '/^| way, host broken /,/^$/p' "$bench_out/results.md" | indent
 	else
 		tail -n 30 "$logdir/bench-smoke.log" | indent
 		[ -f "$bench_out/results.md" ] &&
 			sed -n '/^## Invalid/,/^## Charts/p' "$bench_out/results.md" | indent
 	fi
-	result $rc "benchmark harness smoke run: results, charts, SMC cells proven SMC-R" $(($(ms) - t))
+	result $rc "benchmark harness smoke run: results, charts, SMC cells proven SMC-R, a failover verified" $(($(ms) - t))
 fi
 
 # -- the debug kernel -------------------------------------------------------------
