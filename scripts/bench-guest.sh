@@ -272,7 +272,7 @@ read -r -a TOOL_TRANSPORTS <<<"${BENCH_TOOL_TRANSPORTS:-tcp ours distro}"
 TOOL_REPS=${BENCH_TOOL_REPS:-$REPS}
 TOOL_DUR=${BENCH_TOOL_DURATION:-$DUR}
 LAT_ITERS=${BENCH_LAT_ITERS:-2000}
-read -r -a FO_WAYS <<<"${BENCH_FO_WAYS-down rdma-del tc carrier}"
+read -r -a FO_WAYS <<<"${BENCH_FO_WAYS-none down rdma-del tc carrier down@A rdma-del@A tc@A carrier@A}"
 read -r -a FO_TRANSPORTS <<<"${BENCH_FO_TRANSPORTS:-ours distro}"
 FO_REPS=${BENCH_FO_REPS:-1}
 # rsocket's default send and receive buffers (librdmacm: def_wmem, def_mem)
@@ -761,10 +761,14 @@ run_fo_cell()
 		--seed "$rep" --timeout 30)
 	local sargs cargs SMC_LIB_HOOK="bash $SMC_LIB_DIR/lib.sh hook_conns"
 
+	[ "${way%@A}" = "$way" ] || fh=local
+	# run_groups runs no cell whose skip_reason is set
 	if [[ " $FO_SKIP " == *" $t/$way "* ]]; then
 		skip_reason[$t/$way]="left out (BENCH_FO_SKIP): it wedges a host"
 	elif [ -n "$fo_off" ]; then
 		skip_reason[$t/$way]="not run: $fo_off"
+	elif ! cmd=$(fo_break_cmd "${way%@A}" "$fh"); then
+		skip_reason[$t/$way]="no way to break the path by $way here"
 	fi
 	if [ -n "${skip_reason[$t/$way]:-}" ]; then
 		jobj kind '"skip"' bench '"failover"' transport "s:$t" \
@@ -774,14 +778,6 @@ run_fo_cell()
 	fi
 	seq_no=$((seq_no + 1))
 	say "failover $way $t rep $rep"
-	[ "${way%@A}" = "$way" ] || fh=local
-	if ! cmd=$(fo_break_cmd "${way%@A}" "$fh"); then
-		skip_reason[$t/$way]="no way to break the path by $way here"
-		jobj kind '"skip"' bench '"failover"' transport "s:$t" \
-			workload "s:$way" reason "s:${skip_reason[$t/$way]}"
-		rec
-		return 0
-	fi
 	if ! fo_fresh "$t"; then
 		err=$REPLY rc=-1
 		[ -z "$fo_wedged" ] || fo_off=$fo_wedged

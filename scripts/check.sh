@@ -394,8 +394,6 @@ if [[ " $parts " == *" bench "* ]]; then
 	t=$(ms)
 	bench_out=$logdir/bench-smoke
 	make -s -C tools/bench >"$logdir/bench-smoke.log" 2>&1 &&
-		make -s -C tools/testing/selftests/net/smc \
-			>>"$logdir/bench-smoke.log" 2>&1 &&
 		BENCH_SMOKE=1 BENCH_OUT=$bench_out scripts/bench.sh \
 			>>"$logdir/bench-smoke.log" 2>&1
 	rc=$?
